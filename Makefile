@@ -1,0 +1,38 @@
+# Two commands, both self-installing on a fresh machine:
+#   make run    start the server (http://127.0.0.1:8000)
+#   make test   every gate and every test
+VENV := .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+PYTHON ?= python3
+
+.PHONY: run test lint typecheck pytest format clean golden bench
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/hokm serve
+
+test: $(VENV)/.installed
+	bash scripts/ensure-browser
+	$(BIN)/ruff check src tests scripts
+	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/mypy --strict src/hokm
+	$(BIN)/pytest -q
+
+format: $(VENV)/.installed
+	$(BIN)/ruff format src tests scripts
+	$(BIN)/ruff check --fix src tests scripts
+
+golden: $(VENV)/.installed
+	$(PY) scripts/make_golden.py
+
+bench: $(VENV)/.installed
+	$(BIN)/hokm bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

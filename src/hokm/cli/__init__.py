@@ -1,0 +1,58 @@
+"""The ``hokm`` command: one subcommand per module of this package.
+
+Each module named in :data:`COMMANDS` defines ``register(subparsers)``, which adds its
+parser and sets ``func`` to a callable taking the parsed arguments and returning an exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["COMMANDS", "main"]
+
+COMMANDS: tuple[str, ...] = (
+    "serve",
+    "play",
+    "simulate",
+    "arena",
+    "referee",
+    "verify",
+    "bench",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hokm", description="Hokm (حکم): the Persian trick-taking card game."
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"hokm.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"hokm.cli.{name}":
+                raise
+            continue  # that command is not built yet
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        code = func(args)
+    except KeyboardInterrupt:
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,658 @@
+"""The game state machine: one game of Hokm, hands until a team reaches ``target_points``.
+
+A :class:`Game` is mutable and applies :mod:`actions <hokm.engine.actions>`; every action is
+checked first (``check`` raises an :class:`IllegalActionError` naming the rule, ``can`` returns
+a bool) and produces frozen :mod:`events <hokm.engine.events>`. Chance never happens inside:
+the first hakem and each deal are actions built from a seed or given explicitly.
+
+>>> from hokm.engine import Game, RuleSet, Deal, Seat, Suit
+>>> game = Game(RuleSet(), hakem=Seat(0))
+>>> _ = game.apply(Deal.from_seed("doc", Seat(0)))
+>>> game.phase, game.to_move, len(game.hand_of(Seat(0)))
+(<Phase.TRUMP: 'trump'>, <Seat.S0: 0>, 5)
+>>> _ = game.choose_trump(Suit.HEARTS)
+>>> game.phase, len(game.hand_of(Seat(3))), game.to_move
+(<Phase.PLAY: 'play'>, 13, <Seat.S0: 0>)
+>>> while game.phase is Phase.PLAY:
+...     _ = game.play(game.legal_cards()[0])
+>>> game.hand_results[0].result in {"normal", "kot", "hakem_kot"}
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from hokm.engine.actions import (
+    Action,
+    ChooseTrump,
+    Deal,
+    DecideBam,
+    DrawAces,
+    Play,
+    RequestRedeal,
+    SetHakem,
+    action_from_dict,
+)
+from hokm.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit
+from hokm.engine.errors import (
+    IllegalActionError,
+    InvalidNotationError,
+    NotYourTurnError,
+    WrongPhaseError,
+)
+from hokm.engine.events import (
+    BamDecided,
+    BamOffered,
+    CardPlayed,
+    CardsDealt,
+    Event,
+    GameEnded,
+    HakemChosen,
+    HandEnded,
+    HandStarted,
+    Redealt,
+    TrickWon,
+    TrumpChosen,
+)
+from hokm.engine.rules import RuleSet
+from hokm.engine.shuffle import seed_commitment
+
+__all__ = ["Game", "HandResult", "Phase", "Trick", "trick_winner"]
+
+_SEATS = tuple(Seat)
+TRICKS_TO_WIN = 7
+_DEFAULT_RULES = RuleSet()
+_PLAYS = tuple(tuple(Play.of(s, c) for c in ALL_CARDS) for s in Seat)
+_CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in ALL_CARDS) for s in Seat)
+
+
+class Phase(StrEnum):
+    """The phases of a game; each has its own small transition function."""
+
+    CHOOSE_HAKEM = "choose_hakem"  # waiting for the ace draw / random / manual hakem
+    DEAL = "deal"  # waiting for a hand's deal (chance)
+    TRUMP = "trump"  # the hakem holds five cards and names trump (or asks for a redeal)
+    PLAY = "play"  # tricks
+    BAM = "bam"  # a team at 7–0 decides whether to go on for all 13 tricks
+    GAME_OVER = "game_over"
+
+
+_PLAY = Phase.PLAY
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: Seat
+    cards: tuple[Card, ...]
+    winner: Seat
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "leader": int(self.leader),
+            "cards": [str(c) for c in self.cards],
+            "winner": int(self.winner),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How one hand ended and what it scored."""
+
+    hand: int
+    hakem: Seat
+    trump: Suit
+    deal: Deal
+    plays: tuple[Card, ...]
+    bam: bool | None  # the 7–0 team's decision, None when none was asked
+    trick_winners: tuple[Seat, ...]
+    tricks: tuple[int, int]
+    result: str
+    winner_team: int
+    points: tuple[int, int]
+    score: tuple[int, int]
+    next_hakem: Seat
+
+
+def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> Seat:
+    """The winner of a complete trick: highest trump, else highest card of the led suit."""
+    best = 0
+    best_card = cards[0]
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card.suit is best_card.suit:
+            if card.rank > best_card.rank:
+                best, best_card = i, card
+        elif card.suit is trump:
+            best, best_card = i, card
+    return _SEATS[(leader + best) & 3]
+
+
+class Game:
+    """One game of Hokm. See the module docstring for an example."""
+
+    def __init__(
+        self,
+        rules: RuleSet | None = None,
+        *,
+        hakem: Seat | int | None = None,
+        hakem_method: str = "manual",
+    ) -> None:
+        self.rules = rules if rules is not None else _DEFAULT_RULES
+        self.initial_hakem: Seat | None = None if hakem is None else Seat(hakem)
+        self.initial_hakem_method = hakem_method
+        self.score = [0, 0]
+        self.hakem: Seat | None = None
+        self.hand_number = 0
+        self.history: list[Action] = []
+        self.events: list[Event] = []
+        self.hand_results: list[HandResult] = []
+        self.winner_team: int | None = None
+        self.ace_draw: DrawAces | None = None
+        self._reset_hand()
+        if self.initial_hakem is None:
+            self.phase = Phase.CHOOSE_HAKEM
+        else:
+            self._set_first_hakem(self.initial_hakem, hakem_method, None)
+
+    # ------------------------------------------------------------------ state helpers
+
+    def _reset_hand(self) -> None:
+        self.phase = Phase.DEAL
+        self.deal: Deal | None = None
+        # Holdings per seat and suit (index S, H, D, C), each sorted by deal order.
+        self.holdings: list[list[list[Card]]] = [[[], [], [], []] for _ in range(4)]
+        self.trump: Suit | None = None
+        self.leader: Seat | None = None
+        self.to_move: Seat | None = None
+        self.trick: list[Card] = []
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0, 0]
+        self.plays: list[Card] = []
+        self.bam_team: int | None = None
+        self.bam_decision: bool | None = None
+
+    def _set_first_hakem(self, hakem: Seat, method: str, draw: DrawAces | None) -> list[Event]:
+        self.hakem = hakem
+        self.ace_draw = draw
+        self.phase = Phase.DEAL
+        event = HakemChosen(
+            hakem,
+            method,
+            None if draw is None else draw.start,
+            () if draw is None else draw.cards,
+        )
+        self.events.append(event)
+        return [event]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next action is chance: the first hakem (not manual) or a deal."""
+        return self.phase is Phase.DEAL or (
+            self.phase is Phase.CHOOSE_HAKEM and self.rules.first_hakem != "manual"
+        )
+
+    def hand_of(self, seat: Seat | int) -> list[Card]:
+        """The cards ``seat`` holds now (five while trump is being chosen)."""
+        return [c for suit in self.holdings[seat] for c in suit]
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """The cards each seat holds now."""
+        return [self.hand_of(seat) for seat in _SEATS]
+
+    def _hold(self, hands: tuple[tuple[Card, ...], ...] | list[tuple[Card, ...]]) -> None:
+        holdings: list[list[list[Card]]] = [[[], [], [], []] for _ in range(4)]
+        self.holdings = holdings
+        for seat, cards in enumerate(hands):
+            by_suit = holdings[seat]
+            for card in cards:
+                by_suit[card.suit_index].append(card)
+
+    @property
+    def current_trick(self) -> list[tuple[Seat, Card]]:
+        leader = self.leader
+        if leader is None:
+            return []
+        return [(_SEATS[(leader + i) & 3], c) for i, c in enumerate(self.trick)]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_cards(self, seat: Seat | int | None = None) -> list[Card]:
+        """The cards ``seat`` (default: the seat to move) may play now; empty if none."""
+        if self.phase is not Phase.PLAY:
+            return []
+        mover = self.to_move
+        if seat is not None and seat != mover:
+            return []
+        by_suit = self.holdings[mover]  # type: ignore[index]
+        if self.trick:
+            follow = by_suit[self.trick[0].suit_index]
+            if follow:
+                return follow[:]
+        return [*by_suit[0], *by_suit[1], *by_suit[2], *by_suit[3]]
+
+    def legal_actions(self, seat: Seat | int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (default: the seat to move). Chance is not listed."""
+        phase = self.phase
+        if phase is _PLAY:
+            mover = self.to_move
+            if mover is None or (seat is not None and seat != mover):
+                return []
+            plays = _PLAYS[mover]
+            by_suit = self.holdings[mover]
+            trick = self.trick
+            if trick:
+                follow = by_suit[trick[0].suit_index]
+                if follow:
+                    return [plays[c.index] for c in follow]
+            return [plays[c.index] for suit in by_suit for c in suit]
+        if phase is Phase.TRUMP:
+            hakem = self.hakem
+            if hakem is None or (seat is not None and seat != hakem):
+                return []
+            actions: list[Action] = [ChooseTrump(hakem, s) for s in Suit]
+            if self._may_redeal_weak_five():
+                actions.append(RequestRedeal(hakem))
+            return actions
+        if phase is Phase.BAM:
+            assert self.bam_team is not None
+            seats = [s for s in _SEATS if s.team == self.bam_team]
+            if seat is not None:
+                seats = [s for s in seats if s == seat]
+            return [DecideBam(s, go) for s in seats for go in (True, False)]
+        return []
+
+    def _may_redeal_weak_five(self) -> bool:
+        if not self.rules.hakem_may_redeal_weak_five or self.hakem is None:
+            return False
+        return all(card.rank < Rank.TEN for card in self.hand_of(self.hakem))
+
+    # ------------------------------------------------------------------ check / can / apply
+
+    def check(self, action: Action) -> None:
+        """Raise an :class:`IllegalActionError` naming the broken rule; change nothing."""
+        if isinstance(action, Play):
+            self._check_play(action)
+        elif isinstance(action, ChooseTrump | RequestRedeal):
+            self._check_trump_phase(action)
+        elif isinstance(action, DecideBam):
+            self._check_bam(action)
+        elif isinstance(action, Deal):
+            self._check_deal(action)
+        elif isinstance(action, SetHakem | DrawAces):
+            self._check_first_hakem(action)
+        else:
+            raise IllegalActionError(f"unknown action {action!r}")
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> list[Event]:
+        """Check and apply ``action``; return the events it produced."""
+        if isinstance(action, Play):
+            events = self._apply_play(action)
+        elif isinstance(action, ChooseTrump):
+            self._check_trump_phase(action)
+            events = self._do_trump(action)
+        elif isinstance(action, RequestRedeal):
+            self._check_trump_phase(action)
+            events = self._do_redeal("weak_five", action.seat)
+        elif isinstance(action, DecideBam):
+            self._check_bam(action)
+            events = self._do_bam(action)
+        elif isinstance(action, Deal):
+            self._check_deal(action)
+            events = self._do_deal(action)
+        elif isinstance(action, SetHakem):
+            self._check_first_hakem(action)
+            method = "manual" if self.rules.first_hakem == "manual" else "random"
+            events = self._set_first_hakem(action.hakem, method, None)
+        elif isinstance(action, DrawAces):
+            self._check_first_hakem(action)
+            events = self._set_first_hakem(action.hakem, "ace_draw", action)
+        else:
+            raise IllegalActionError(f"unknown action {action!r}")
+        self.history.append(action)
+        return events
+
+    # Convenience verbs for the seat to move.
+    def play(self, card: Card | str) -> list[Event]:
+        if isinstance(card, str):
+            card = Card.parse(card)
+        if self.to_move is None:
+            raise WrongPhaseError(f"no card can be played in phase {self.phase.value}")
+        return self.apply(Play(self.to_move, card))
+
+    def choose_trump(self, suit: Suit | str) -> list[Event]:
+        if isinstance(suit, str):
+            suit = Suit.parse(suit)
+        if self.phase is not Phase.TRUMP or self.hakem is None:
+            raise WrongPhaseError(f"trump is chosen in phase trump, not {self.phase.value}")
+        return self.apply(ChooseTrump(self.hakem, suit))
+
+    # ------------------------------------------------------------------ checks
+
+    def _check_first_hakem(self, action: SetHakem | DrawAces) -> None:
+        if self.phase is not Phase.CHOOSE_HAKEM:
+            raise WrongPhaseError("the first hakem is already chosen")
+        method = self.rules.first_hakem
+        if isinstance(action, DrawAces):
+            if method != "ace_draw":
+                raise IllegalActionError(f"first_hakem is {method}: no ace draw")
+            cards = action.cards
+            if not cards or len(set(cards)) != len(cards):
+                raise IllegalActionError("the ace draw deals different cards, at least one")
+            if cards[-1].rank != Rank.ACE or any(c.rank == Rank.ACE for c in cards[:-1]):
+                raise IllegalActionError("the ace draw stops at the first ace")
+        elif method == "ace_draw":
+            raise IllegalActionError("first_hakem is ace_draw: the hakem is found by an ace draw")
+
+    def _check_deal(self, deal: Deal) -> None:
+        if self.phase is not Phase.DEAL:
+            raise WrongPhaseError(f"no deal is due in phase {self.phase.value}")
+        problem = deal.problem()
+        if problem is not None:
+            raise IllegalActionError(f"invalid deal: {problem}")
+
+    def _check_trump_phase(self, action: ChooseTrump | RequestRedeal) -> None:
+        if self.phase is not Phase.TRUMP:
+            raise WrongPhaseError(f"trump is chosen in phase trump, not {self.phase.value}")
+        if action.seat != self.hakem:
+            raise NotYourTurnError(f"only the hakem (seat {self.hakem}) names trump")
+        if isinstance(action, RequestRedeal) and not self._may_redeal_weak_five():
+            if not self.rules.hakem_may_redeal_weak_five:
+                raise IllegalActionError("hakem_may_redeal_weak_five is off: no redeal")
+            raise IllegalActionError("a redeal needs a first five with no card of rank 10 or more")
+
+    def _check_play(self, action: Play) -> None:
+        if self.phase is not Phase.PLAY:
+            raise WrongPhaseError(f"cards are played in phase play, not {self.phase.value}")
+        seat = action.seat
+        if seat != self.to_move:
+            raise NotYourTurnError(f"not seat {int(seat)}'s turn: seat {self.to_move} is to play")
+        card = action.card
+        by_suit = self.holdings[seat]
+        if card not in by_suit[card.suit_index]:
+            raise IllegalActionError(f"seat {int(seat)} does not hold {card}")
+        if self.trick:
+            led = self.trick[0].suit_index
+            if card.suit_index != led and by_suit[led]:
+                raise IllegalActionError(
+                    f"must follow suit {self.trick[0].suit.symbol}: "
+                    f"seat {int(seat)} holds {by_suit[led][0]}"
+                )
+
+    def _check_bam(self, action: DecideBam) -> None:
+        if self.phase is not Phase.BAM:
+            raise WrongPhaseError(f"bam is decided in phase bam, not {self.phase.value}")
+        if action.seat.team != self.bam_team:
+            raise NotYourTurnError(f"only team {self.bam_team}, at 7–0, decides on bam")
+
+    # ------------------------------------------------------------------ transitions
+
+    def _do_deal(self, deal: Deal) -> list[Event]:
+        hakem = self.hakem
+        assert hakem is not None
+        self.deal = deal
+        first = tuple(h[:5] for h in deal.hands)
+        self._hold(first)
+        self.phase = Phase.TRUMP
+        self.to_move = hakem
+        commitment = None if deal.seed is None else seed_commitment(deal.seed)
+        events: list[Event] = [
+            HandStarted(self.hand_number, hakem, commitment),
+            CardsDealt(1, first, (5, 5, 5, 5)),
+        ]
+        self.events.extend(events)
+        return events
+
+    def _do_trump(self, action: ChooseTrump) -> list[Event]:
+        deal = self.deal
+        assert deal is not None
+        self.trump = action.suit
+        rest = tuple(h[5:] for h in deal.hands)
+        self._hold(deal.hands)
+        events: list[Event] = [
+            TrumpChosen(action.seat, action.suit),
+            CardsDealt(2, rest, (13, 13, 13, 13)),
+        ]
+        self.events.extend(events)
+        if self.rules.redeal_if_player_has_no_trump:
+            for seat in _SEATS:
+                if not self.holdings[seat][action.suit.ordinal]:
+                    return events + self._do_redeal("no_trump", seat)
+        self.phase = Phase.PLAY
+        self.leader = self.to_move = self.hakem
+        return events
+
+    def _do_redeal(self, reason: str, seat: Seat) -> list[Event]:
+        seed = None if self.deal is None else self.deal.seed
+        event = Redealt(reason, seat, seed)
+        self._reset_hand()
+        self.events.append(event)
+        return [event]
+
+    def _apply_play(self, action: Play) -> list[Event]:
+        """Check and apply a play in one pass (the hot path of every playout)."""
+        seat = action.seat
+        card = action.card
+        trick = self.trick
+        if self.phase is not _PLAY or seat != self.to_move:
+            self._check_play(action)  # raises the precise error
+        same_suit = self.holdings[seat][card.suit_index]
+        if card not in same_suit or (
+            trick
+            and card.suit_index != trick[0].suit_index
+            and self.holdings[seat][trick[0].suit_index]
+        ):
+            self._check_play(action)
+        same_suit.remove(card)
+        trick.append(card)
+        self.plays.append(card)
+        played = _CARD_PLAYED[seat][card.index]
+        if len(self.trick) < 4:
+            self.to_move = _SEATS[(seat + 1) & 3]
+            self.events.append(played)
+            return [played]
+        return self._finish_trick(played)
+
+    def _finish_trick(self, played: CardPlayed) -> list[Event]:
+        leader = self.leader
+        assert leader is not None
+        cards = tuple(self.trick)
+        winner = trick_winner(leader, cards, self.trump)
+        self.tricks.append(Trick(leader, cards, winner))
+        team = winner & 1
+        self.tricks_won[team] += 1
+        won = TrickWon(
+            len(self.tricks) - 1, leader, cards, winner, (self.tricks_won[0], self.tricks_won[1])
+        )
+        events: list[Event] = [played, won]
+        self.events.extend(events)
+        self.trick = []
+        self.leader = self.to_move = winner
+        if self.bam_decision:
+            assert self.bam_team is not None
+            if team != self.bam_team:
+                return events + self._end_failed_bam()
+            if self.tricks_won[team] == 13:
+                return events + self._end_bam()
+            return events
+        if self.tricks_won[team] == TRICKS_TO_WIN:
+            if self.rules.bam and self.tricks_won[1 - team] == 0:
+                self.phase = Phase.BAM
+                self.bam_team = team
+                offered = BamOffered(team)
+                self.events.append(offered)
+                return [*events, offered]
+            return events + self._end_normal(team)
+        return events
+
+    def _do_bam(self, action: DecideBam) -> list[Event]:
+        self.bam_decision = action.go
+        decided = BamDecided(action.seat, action.go)
+        self.events.append(decided)
+        if action.go:
+            self.phase = Phase.PLAY
+            return [decided]
+        assert self.bam_team is not None
+        return [decided, *self._end_normal(self.bam_team)]
+
+    # ------------------------------------------------------------------ scoring
+
+    def _kot_points(self, winner_team: int) -> tuple[str, int]:
+        assert self.hakem is not None
+        if self.hakem.team == winner_team:
+            return "kot", self.rules.kot_points
+        return "hakem_kot", self.rules.hakem_kot_points
+
+    def _end_normal(self, team: int) -> list[Event]:
+        if self.tricks_won[1 - team] == 0:
+            result, points = self._kot_points(team)
+        else:
+            result, points = "normal", 1
+        return self._end_hand(result, team, _points(team, points))
+
+    def _end_bam(self) -> list[Event]:
+        team = self.bam_team
+        assert team is not None and self.hakem is not None
+        result = "bam" if self.hakem.team == team else "par_bam"
+        points = max(self.rules.target_points - self.score[team], 0)
+        return self._end_hand(result, team, _points(team, points), game_won=True)
+
+    def _end_failed_bam(self) -> list[Event]:
+        team = self.bam_team
+        assert team is not None
+        if self.rules.failed_bam == "minus3":
+            return self._end_hand("failed_bam", 1 - team, _points(team, -3))
+        _, points = self._kot_points(team)
+        return self._end_hand("failed_bam", team, _points(team, points))
+
+    def _end_hand(
+        self, result: str, winner_team: int, points: tuple[int, int], *, game_won: bool = False
+    ) -> list[Event]:
+        hakem = self.hakem
+        assert hakem is not None and self.deal is not None and self.trump is not None
+        self.score[0] += points[0]
+        self.score[1] += points[1]
+        next_hakem = hakem if hakem.team == winner_team else hakem.next
+        score = (self.score[0], self.score[1])
+        tricks = (self.tricks_won[0], self.tricks_won[1])
+        self.hand_results.append(
+            HandResult(
+                self.hand_number,
+                hakem,
+                self.trump,
+                self.deal,
+                tuple(self.plays),
+                self.bam_decision,
+                tuple(t.winner for t in self.tricks),
+                tricks,
+                result,
+                winner_team,
+                points,
+                score,
+                next_hakem,
+            )
+        )
+        ended = HandEnded(
+            self.hand_number,
+            hakem,
+            result,
+            winner_team,
+            tricks,
+            points,
+            score,
+            next_hakem,
+            self.deal.seed,
+        )
+        events: list[Event] = [ended]
+        self.hand_number += 1
+        self.hakem = next_hakem
+        self._reset_hand()
+        target = self.rules.target_points
+        if game_won or score[winner_team] >= target:
+            self.phase = Phase.GAME_OVER
+            self.winner_team = winner_team
+            events.append(GameEnded(winner_team, score))
+        elif max(score) >= target:  # pragma: no cover - only the winner's score rises
+            raise AssertionError("score reached the target without a winner")
+        self.events.extend(events)
+        return events
+
+    # ------------------------------------------------------------------ next game, copies, JSON
+
+    def next_game(self, *, first_hakem: Seat | int | None = None) -> Game:
+        """A new game in the same room, with the hakem chosen by ``next_game_hakem``.
+
+        With ``keep`` the hakem of the end of this game starts; with ``manual`` pass
+        ``first_hakem``; with ``ace_draw`` or ``random`` the new game waits for that chance action.
+        """
+        method = self.rules.next_game_hakem
+        if method == "keep":
+            assert self.hakem is not None
+            return Game(self.rules, hakem=self.hakem, hakem_method="keep")
+        if method == "manual" and first_hakem is not None:
+            return Game(self.rules, hakem=first_hakem, hakem_method="manual")
+        game = Game(self.rules.replace(first_hakem=method))
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy (by replaying the history)."""
+        return Game.from_dict(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full state as JSON data: rules, how the game began, and every action."""
+        return {
+            "format": "hokm-game/1",
+            "rules": self.rules.to_dict(),
+            "hakem": None if self.initial_hakem is None else int(self.initial_hakem),
+            "hakem_method": self.initial_hakem_method,
+            "actions": [a.to_dict() for a in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        if not isinstance(data, Mapping) or data.get("format") != "hokm-game/1":
+            raise InvalidNotationError("not a hokm-game/1 state")
+        rules = RuleSet.from_dict(data.get("rules", {}))
+        hakem = data.get("hakem")
+        method = data.get("hakem_method", "manual")
+        if not isinstance(method, str):
+            raise InvalidNotationError("hakem_method is a string")
+        game = cls(rules, hakem=None if hakem is None else Seat.parse(hakem), hakem_method=method)
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise InvalidNotationError("actions is a list")
+        for item in actions:
+            game.apply(action_from_dict(item))
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game phase={self.phase.value} hand={self.hand_number} hakem={self.hakem} "
+            f"trump={self.trump} score={self.score} tricks={self.tricks_won}>"
+        )
+
+
+def _points(team: int, points: int) -> tuple[int, int]:
+    return (points, 0) if team == 0 else (0, points)

@@ -1,0 +1,43 @@
+"""The layout tells the architecture: imports point one way (docs/architecture.md)."""
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "hokm"
+
+# package -> the hokm packages it may import
+ALLOWED: dict[str, set[str]] = {
+    "engine": {"engine"},
+    "bots": {"engine", "bots"},
+    "table": {"engine", "bots", "table"},
+    "storage": {"engine", "storage"},
+}
+FORBIDDEN_IN_ENGINE = {"asyncio", "socket", "time", "random", "os", "pathlib", "sqlite3", "io"}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_packages_import_only_downstream_layers() -> None:
+    """engine ← bots ← table; storage uses only the engine; nothing imports the server."""
+    for package, allowed in ALLOWED.items():
+        for path in (SRC / package).rglob("*.py"):
+            for name in _imports(path):
+                parts = name.split(".")
+                if parts[0] == "hokm" and len(parts) > 1:
+                    assert parts[1] in allowed, f"{path.relative_to(SRC)} imports {name}"
+
+
+def test_engine_does_no_io() -> None:
+    """The engine imports no clock, sockets, files, asyncio or global random."""
+    for path in (SRC / "engine").rglob("*.py"):
+        for name in _imports(path):
+            assert name.split(".")[0] not in FORBIDDEN_IN_ENGINE, f"{path.name} imports {name}"

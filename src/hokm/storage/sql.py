@@ -1,0 +1,500 @@
+"""SQLAlchemy 2 (async) storage for SQLite (WAL) and PostgreSQL.
+
+Writes go through one writer task that commits whatever is queued in one transaction
+(group commit): many tables appending events at once cost one commit, and SQLite never sees
+two writers. A write returns only after its transaction is committed, so the server can
+acknowledge and broadcast an action once ``append_events`` has returned.
+
+Every table name starts with a prefix (``hokm_`` by default), so test runs can use their own
+tables in a shared database and drop them afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from hokm.storage.base import (
+    GameSummary,
+    PlayerRow,
+    RoomRow,
+    StorageError,
+    StoredEvent,
+    VersionConflictError,
+    database_url,
+)
+
+__all__ = ["SqlStorage", "open_storage"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+WriteFn = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Tables:
+    """The schema, with every table name prefixed."""
+
+    def __init__(self, prefix: str) -> None:
+        md = self.metadata = sa.MetaData()
+        self.settings = sa.Table(
+            f"{prefix}settings",
+            md,
+            sa.Column("key", sa.String(64), primary_key=True),
+            sa.Column("value", sa.Text, nullable=False),
+        )
+        self.players = sa.Table(
+            f"{prefix}players",
+            md,
+            sa.Column("id", sa.String(64), primary_key=True),
+            sa.Column("name", sa.String(64), nullable=False),
+            sa.Column("kind", sa.String(16), nullable=False),
+            sa.Column("created_at", sa.BigInteger, nullable=False),
+            sa.Column("updated_at", sa.BigInteger, nullable=False),
+            sa.Column("extra", sa.Text, nullable=False),
+        )
+        self.rooms = sa.Table(
+            f"{prefix}rooms",
+            md,
+            sa.Column("code", sa.String(16), primary_key=True),
+            sa.Column("owner", sa.String(64), nullable=False),
+            sa.Column("status", sa.String(16), nullable=False),
+            sa.Column("created_at", sa.BigInteger, nullable=False),
+            sa.Column("updated_at", sa.BigInteger, nullable=False),
+            sa.Column("active", sa.Boolean, nullable=False),
+        )
+        self.events = sa.Table(
+            f"{prefix}table_events",
+            md,
+            sa.Column("code", sa.String(16), primary_key=True),
+            sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+            sa.Column("at", sa.BigInteger, nullable=False),
+            sa.Column("data", sa.Text, nullable=False),
+        )
+        self.snapshots = sa.Table(
+            f"{prefix}table_snapshots",
+            md,
+            sa.Column("code", sa.String(16), primary_key=True),
+            sa.Column("version", sa.Integer, nullable=False),
+            sa.Column("at", sa.BigInteger, nullable=False),
+            sa.Column("data", sa.Text, nullable=False),
+        )
+        self.games = sa.Table(
+            f"{prefix}games",
+            md,
+            sa.Column("game_id", sa.String(40), primary_key=True),
+            sa.Column("code", sa.String(16), nullable=False, index=True),
+            sa.Column("number", sa.Integer, nullable=False),
+            sa.Column("finished_at", sa.BigInteger, nullable=False),
+            sa.Column("winner_team", sa.Integer, nullable=True),
+            sa.Column("score", sa.String(32), nullable=False),
+            sa.Column("cancelled", sa.Boolean, nullable=False),
+            sa.Column("record", sa.Text, nullable=False),
+        )
+
+
+class _Write:
+    __slots__ = ("fn", "future")
+
+    def __init__(self, fn: WriteFn, future: asyncio.Future[Any]) -> None:
+        self.fn = fn
+        self.future = future
+
+
+class SqlStorage:
+    """The one storage implementation (SQLite or PostgreSQL, chosen by the URL).
+
+    Use :func:`open_storage`, or construct and ``await storage.start()``; ``await
+    storage.close()`` at the end.
+    """
+
+    def __init__(self, url: str | None = None, *, prefix: str = "hokm_", batch: int = 512) -> None:
+        self.url = database_url(url)
+        self.prefix = prefix
+        self.batch = batch
+        self.t = _Tables(prefix)
+        self.is_sqlite = self.url.startswith("sqlite")
+        self.engine: AsyncEngine = self._make_engine()
+        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0  # transactions committed by the writer (for benchmarks)
+
+    # ------------------------------------------------------------------ life cycle
+
+    def _make_engine(self) -> AsyncEngine:
+        if not self.is_sqlite:
+            return create_async_engine(self.url, pool_size=5, max_overflow=5)
+        database = make_url(self.url).database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(self.url, connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cursor = dbapi_conn.cursor()
+            # WAL + NORMAL: a committed transaction survives a killed process (kill -9).
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=10000")
+            cursor.close()
+
+        return engine
+
+    async def start(self) -> None:
+        """Create missing tables and start the writer."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(self.t.metadata.create_all)
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot open the database {self._safe_url()}: {exc}") from exc
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._queue.put(None)
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    async def drop_all(self) -> None:
+        """Drop this prefix's tables (tests)."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(self.t.metadata.drop_all)
+
+    def _safe_url(self) -> str:
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    # ------------------------------------------------------------------ the writer
+
+    async def _write(self, fn: WriteFn) -> Any:
+        if self._writer is None:
+            raise StorageError("storage is not started")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Write(fn, future))
+        return await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            first = await self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.batch and not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            await self._commit_batch(batch)
+            if stop:
+                return
+
+    async def _run(self, batch: list[_Write]) -> list[Any]:
+        results: list[Any] = []
+        async with self.engine.begin() as conn:
+            for item in batch:
+                results.append(await item.fn(conn))
+        self.commits += 1
+        return results
+
+    async def _commit_batch(self, batch: list[_Write]) -> None:
+        if len(batch) > 1:
+            try:
+                results = await self._run(batch)
+            except Exception:
+                # One write failed: commit the others one by one, so only it gets the error.
+                for item in batch:
+                    await self._commit_batch([item])
+                return
+            for item, result in zip(batch, results, strict=True):
+                if not item.future.done():
+                    item.future.set_result(result)
+            return
+        item = batch[0]
+        try:
+            (result,) = await self._run(batch)
+        except IntegrityError as exc:
+            _fail(item, VersionConflictError(str(exc.orig)))
+        except SQLAlchemyError as exc:
+            log.exception("storage write failed")
+            _fail(item, StorageError(str(exc)))
+        except Exception as exc:  # a bug in a write function
+            log.exception("storage write failed")
+            _fail(item, exc)
+        else:
+            if not item.future.done():
+                item.future.set_result(result)
+
+    # ------------------------------------------------------------------ settings
+
+    async def setting(self, key: str, default: str) -> str:
+        """The stored value of ``key``; stores ``default`` first if there is none."""
+        t = self.t.settings
+
+        async def write(conn: AsyncConnection) -> str:
+            row = (await conn.execute(sa.select(t.c.value).where(t.c.key == key))).first()
+            if row is not None:
+                return str(row[0])
+            await conn.execute(t.insert().values(key=key, value=default))
+            return default
+
+        return str(await self._write(write))
+
+    # ------------------------------------------------------------------ players
+
+    async def save_player(self, player: PlayerRow) -> None:
+        """Insert or update a player (name, kind, extra)."""
+        t = self.t.players
+        now = _now_ms()
+
+        async def write(conn: AsyncConnection) -> None:
+            values = {"name": player.name, "kind": player.kind, "extra": _dump(player.extra)}
+            result = await conn.execute(
+                t.update().where(t.c.id == player.id).values(updated_at=now, **values)
+            )
+            if result.rowcount == 0:
+                created = player.created_at or now
+                await conn.execute(
+                    t.insert().values(id=player.id, created_at=created, updated_at=now, **values)
+                )
+
+        await self._write(write)
+
+    async def get_player(self, player_id: str) -> PlayerRow | None:
+        t = self.t.players
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(t).where(t.c.id == player_id))).first()
+        if row is None:
+            return None
+        return PlayerRow(row.id, row.name, row.kind, row.created_at, json.loads(row.extra))
+
+    # ------------------------------------------------------------------ rooms
+
+    async def create_room(self, room: RoomRow) -> bool:
+        """Insert a new room; False if the code is taken."""
+        t = self.t.rooms
+
+        async def write(conn: AsyncConnection) -> bool:
+            exists = (await conn.execute(sa.select(t.c.code).where(t.c.code == room.code))).first()
+            if exists is not None:
+                return False
+            await conn.execute(
+                t.insert().values(
+                    code=room.code,
+                    owner=room.owner,
+                    status=room.status,
+                    created_at=room.created_at,
+                    updated_at=room.created_at,
+                    active=room.active,
+                )
+            )
+            return True
+
+        return bool(await self._write(write))
+
+    async def update_room(
+        self,
+        code: str,
+        *,
+        status: str | None = None,
+        owner: str | None = None,
+        active: bool | None = None,
+    ) -> None:
+        t = self.t.rooms
+        values: dict[str, Any] = {"updated_at": _now_ms()}
+        if status is not None:
+            values["status"] = status
+        if owner is not None:
+            values["owner"] = owner
+        if active is not None:
+            values["active"] = active
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(t.update().where(t.c.code == code).values(**values))
+
+        await self._write(write)
+
+    async def get_room(self, code: str) -> RoomRow | None:
+        t = self.t.rooms
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(t).where(t.c.code == code))).first()
+        return None if row is None else _room(row)
+
+    async def active_rooms(self) -> list[RoomRow]:
+        """Rooms to bring back after a restart."""
+        t = self.t.rooms
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(t).where(t.c.active.is_(True)))).all()
+        return [_room(row) for row in rows]
+
+    # ------------------------------------------------------------------ table event log
+
+    async def append_events(
+        self,
+        code: str,
+        first_version: int,
+        events: Sequence[dict[str, Any]],
+        *,
+        at: int | None = None,
+    ) -> None:
+        """Append events with versions ``first_version, first_version + 1, …``; committed on return.
+
+        Raises :class:`VersionConflictError` if one of those versions is already stored.
+        """
+        if not events:
+            return
+        t = self.t.events
+        when = _now_ms() if at is None else at
+        rows = [
+            {"code": code, "version": first_version + i, "at": when, "data": _dump(data)}
+            for i, data in enumerate(events)
+        ]
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(t.insert(), rows)
+
+        await self._write(write)
+
+    async def events_after(
+        self, code: str, version: int, *, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Stored events with a version greater than ``version``, in order."""
+        t = self.t.events
+        query = (
+            sa.select(t.c.version, t.c.at, t.c.data)
+            .where(t.c.code == code, t.c.version > version)
+            .order_by(t.c.version)
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [StoredEvent(row.version, json.loads(row.data), row.at) for row in rows]
+
+    async def last_version(self, code: str) -> int:
+        t = self.t.events
+        async with self.engine.connect() as conn:
+            value = (
+                await conn.execute(sa.select(sa.func.max(t.c.version)).where(t.c.code == code))
+            ).scalar()
+        return int(value or 0)
+
+    async def put_snapshot(self, code: str, version: int, data: dict[str, Any]) -> None:
+        """Store the table's snapshot at ``version`` (replacing an older one)."""
+        t = self.t.snapshots
+        text = _dump(data)
+        now = _now_ms()
+
+        async def write(conn: AsyncConnection) -> None:
+            result = await conn.execute(
+                t.update()
+                .where(t.c.code == code, t.c.version <= version)
+                .values(version=version, at=now, data=text)
+            )
+            if result.rowcount == 0:
+                exists = (await conn.execute(sa.select(t.c.code).where(t.c.code == code))).first()
+                if exists is None:
+                    await conn.execute(
+                        t.insert().values(code=code, version=version, at=now, data=text)
+                    )
+
+        await self._write(write)
+
+    async def get_snapshot(self, code: str) -> tuple[int, dict[str, Any]] | None:
+        t = self.t.snapshots
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(t.c.version, t.c.data).where(t.c.code == code))
+            ).first()
+        return None if row is None else (int(row.version), json.loads(row.data))
+
+    # ------------------------------------------------------------------ finished games
+
+    async def save_game(self, summary: GameSummary, record: dict[str, Any]) -> None:
+        """Store a finished game and its record (idempotent: the same id is stored once)."""
+        t = self.t.games
+        text = _dump(record)
+
+        async def write(conn: AsyncConnection) -> None:
+            exists = (
+                await conn.execute(sa.select(t.c.game_id).where(t.c.game_id == summary.game_id))
+            ).first()
+            if exists is not None:
+                return
+            await conn.execute(
+                t.insert().values(
+                    game_id=summary.game_id,
+                    code=summary.code,
+                    number=summary.number,
+                    finished_at=summary.finished_at,
+                    winner_team=summary.winner_team,
+                    score=_dump(list(summary.score)),
+                    cancelled=summary.cancelled,
+                    record=text,
+                )
+            )
+
+        await self._write(write)
+
+    async def list_games(self, code: str) -> list[GameSummary]:
+        t = self.t.games
+        query = sa.select(t).where(t.c.code == code).order_by(t.c.number)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_game(row) for row in rows]
+
+    async def get_game(self, game_id: str) -> tuple[GameSummary, dict[str, Any]] | None:
+        t = self.t.games
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(t).where(t.c.game_id == game_id))).first()
+        return None if row is None else (_game(row), json.loads(row.record))
+
+
+def _fail(item: _Write, exc: BaseException) -> None:
+    if not item.future.done():
+        item.future.set_exception(exc)
+
+
+def _room(row: Any) -> RoomRow:
+    return RoomRow(row.code, row.owner, row.status, int(row.created_at), bool(row.active))
+
+
+def _game(row: Any) -> GameSummary:
+    a, b = json.loads(row.score)
+    return GameSummary(
+        row.game_id,
+        row.code,
+        int(row.number),
+        int(row.finished_at),
+        None if row.winner_team is None else int(row.winner_team),
+        (int(a), int(b)),
+        bool(row.cancelled),
+    )
+
+
+async def open_storage(url: str | None = None, *, prefix: str = "hokm_") -> SqlStorage:
+    """A started :class:`SqlStorage` for ``url`` (default: ``HOKM_DATABASE_URL`` or SQLite)."""
+    storage = SqlStorage(url, prefix=prefix)
+    await storage.start()
+    return storage

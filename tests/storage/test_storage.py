@@ -1,0 +1,115 @@
+"""The storage interface behaves the same on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from hokm.storage import (
+    GameSummary,
+    PlayerRow,
+    RoomRow,
+    SqlStorage,
+    VersionConflictError,
+    database_url,
+)
+
+
+async def test_settings_keep_the_first_value(storage: SqlStorage) -> None:
+    """A setting is stored once; later calls return the stored value, not the new default."""
+    assert await storage.setting("secret", "abc") == "abc"
+    assert await storage.setting("secret", "xyz") == "abc"
+
+
+async def test_players_insert_and_rename(storage: SqlStorage) -> None:
+    """Saving a player twice updates the name and keeps one row."""
+    await storage.save_player(PlayerRow("g_1", "Sara"))
+    await storage.save_player(PlayerRow("g_1", "سارا", extra={"lang": "fa"}))
+    player = await storage.get_player("g_1")
+    assert player is not None
+    assert (player.name, player.kind, player.extra) == ("سارا", "guest", {"lang": "fa"})
+    assert await storage.get_player("g_2") is None
+
+
+async def test_room_codes_are_unique(storage: SqlStorage) -> None:
+    """Creating a room with a taken code fails; rooms can be updated and listed as active."""
+    assert await storage.create_room(RoomRow("ABCDEF", "g_1", "lobby", 1))
+    assert not await storage.create_room(RoomRow("ABCDEF", "g_2", "lobby", 2))
+    await storage.update_room("ABCDEF", status="playing", owner="g_2")
+    room = await storage.get_room("ABCDEF")
+    assert room is not None and (room.status, room.owner, room.active) == ("playing", "g_2", True)
+    assert [r.code for r in await storage.active_rooms()] == ["ABCDEF"]
+    await storage.update_room("ABCDEF", active=False)
+    assert await storage.active_rooms() == []
+
+
+async def test_event_log_is_append_only_and_ordered(storage: SqlStorage) -> None:
+    """Events come back in version order; a version stored twice is a conflict."""
+    await storage.append_events("ROOM1", 1, [{"kind": "a"}, {"kind": "b"}])
+    await storage.append_events("ROOM1", 3, [{"kind": "c", "text": "سلام"}])
+    await storage.append_events("ROOM2", 1, [{"kind": "x"}])
+    events = await storage.events_after("ROOM1", 1)
+    assert [(e.version, e.data) for e in events] == [
+        (2, {"kind": "b"}),
+        (3, {"kind": "c", "text": "سلام"}),
+    ]
+    assert await storage.last_version("ROOM1") == 3
+    assert await storage.last_version("NONE") == 0
+    with pytest.raises(VersionConflictError):
+        await storage.append_events("ROOM1", 3, [{"kind": "again"}])
+    assert [e.data["kind"] for e in await storage.events_after("ROOM1", 0)] == ["a", "b", "c"]
+
+
+async def test_concurrent_appends_are_grouped_and_all_committed(storage: SqlStorage) -> None:
+    """Many tables appending at once all commit, in fewer transactions than writes."""
+    before = storage.commits
+
+    async def table(n: int) -> None:
+        for v in range(1, 6):
+            await storage.append_events(f"T{n}", v, [{"n": n, "v": v}])
+
+    await asyncio.gather(*(table(n) for n in range(40)))
+    for n in range(40):
+        assert [e.version for e in await storage.events_after(f"T{n}", 0)] == [1, 2, 3, 4, 5]
+    assert storage.commits - before < 200
+
+
+async def test_a_failing_write_does_not_fail_its_batch(storage: SqlStorage) -> None:
+    """In a batch with one conflicting append, the others are committed."""
+    await storage.append_events("C", 1, [{"k": 1}])
+    results = await asyncio.gather(
+        storage.append_events("C", 1, [{"k": "dup"}]),
+        storage.append_events("D", 1, [{"k": 2}]),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], VersionConflictError)
+    assert results[1] is None
+    assert [e.data for e in await storage.events_after("D", 0)] == [{"k": 2}]
+
+
+async def test_snapshots_keep_the_newest(storage: SqlStorage) -> None:
+    """A snapshot replaces an older one and is never replaced by an older one."""
+    assert await storage.get_snapshot("S") is None
+    await storage.put_snapshot("S", 5, {"v": 5})
+    await storage.put_snapshot("S", 9, {"v": 9})
+    await storage.put_snapshot("S", 7, {"v": 7})
+    assert await storage.get_snapshot("S") == (9, {"v": 9})
+
+
+async def test_games_are_stored_once_with_their_record(storage: SqlStorage) -> None:
+    """A finished game is listed per room and its record comes back unchanged."""
+    summary = GameSummary("ROOM-1", "ROOM", 1, 1000, 0, (7, 3), False)
+    record = {"format": "hokm-record/1", "hands": [{"hakem": 0, "plays": ["AS"]}]}
+    await storage.save_game(summary, record)
+    await storage.save_game(summary, {"format": "other"})
+    await storage.save_game(GameSummary("ROOM-2", "ROOM", 2, 2000, None, (1, 2), True), {})
+    assert [g.game_id for g in await storage.list_games("ROOM")] == ["ROOM-1", "ROOM-2"]
+    assert await storage.get_game("ROOM-1") == (summary, record)
+    assert await storage.get_game("nope") is None
+
+
+def test_database_urls() -> None:
+    """Plain PostgreSQL URLs get the asyncpg driver; SQLite paths become URLs."""
+    assert database_url("postgresql://u@h/d", env={}) == "postgresql+asyncpg://u@h/d"
+    assert database_url("sqlite:///x.db", env={}) == "sqlite+aiosqlite:///x.db"

@@ -1,0 +1,73 @@
+"""The accounts' narrow error family. Everything is a :class:`ValueError`.
+
+The server maps exactly this family to HTTP / protocol errors; each class names its status.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AccountError",
+    "AlreadyQueuedError",
+    "InvalidCredentialsError",
+    "InvalidInputError",
+    "NotAuthenticatedError",
+    "NotQueuedError",
+    "RateLimitedError",
+    "UsernameTakenError",
+]
+
+
+class AccountError(ValueError):
+    """Base class of every error the accounts raise on bad input. Nothing changed."""
+
+    status = 400
+    code = "bad_request"
+
+
+class InvalidInputError(AccountError):
+    """A username, password, display name or parameter is malformed."""
+
+    code = "invalid_input"
+
+
+class InvalidCredentialsError(AccountError):
+    """Wrong username or password: one answer for both, so names cannot be probed."""
+
+    status = 401
+    code = "invalid_credentials"
+
+    def __init__(self, message: str = "wrong username or password") -> None:
+        super().__init__(message)
+
+
+class NotAuthenticatedError(AccountError):
+    """No valid session (or a guest where an account is required)."""
+
+    status = 401
+    code = "not_authenticated"
+
+
+class UsernameTakenError(AccountError):
+    status = 409
+    code = "username_taken"
+
+
+class RateLimitedError(AccountError):
+    """Too many failed logins for this account or this address."""
+
+    status = 429
+    code = "rate_limited"
+
+    def __init__(self, retry_after: float) -> None:
+        self.retry_after = max(1, int(retry_after + 0.999))
+        super().__init__(f"too many login attempts; try again in {self.retry_after} s")
+
+
+class AlreadyQueuedError(AccountError):
+    status = 409
+    code = "already_queued"
+
+
+class NotQueuedError(AccountError):
+    status = 409
+    code = "not_queued"

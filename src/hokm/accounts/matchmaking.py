@@ -1,0 +1,199 @@
+"""The quick-match queue, without sockets or a clock: time is passed in (seconds).
+
+Four humans are matched when their ratings are close enough for every one of them; the gap a
+player accepts widens the longer they wait. After ``bot_offer_seconds`` a waiting player may
+choose to play with bots instead; such a game is not rated. Quick games use ``platform-a``.
+
+>>> queue = QuickMatchQueue()
+>>> for name, skill in [("a", 25.0), ("b", 26.0), ("c", 24.0), ("d", 40.0)]:
+...     queue.join(name, skill, now=0.0)
+>>> queue.tick(now=1.0)       # d is too far from the others for now
+[]
+>>> queue.status("a", now=1.0).bots_offered
+False
+>>> [m.players for m in queue.tick(now=200.0)]   # the accepted gap has widened
+[('b', 'c', 'a', 'd')]
+>>> queue.join("e", 25.0, now=200.0)
+>>> queue.play_with_bots("e", now=230.0)   # too early: bots are offered after 60 s
+Traceback (most recent call last):
+...
+hokm.accounts.errors.InvalidInputError: bots are offered after 60 s of waiting; 30 s to go
+>>> match = queue.play_with_bots("e", now=260.0)
+>>> match.players, match.rated
+(('e', None, None, None), False)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from hokm.accounts.errors import AlreadyQueuedError, InvalidInputError, NotQueuedError
+
+__all__ = ["QUICK_PRESET", "Match", "MatchmakingConfig", "QueueStatus", "QuickMatchQueue"]
+
+#: the rule preset of every quick game (RULES.md §8: turn 15 s, trump 20 s, game to 7)
+QUICK_PRESET = "platform-a"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchmakingConfig:
+    """How fast the accepted rating gap widens, and when bots are offered (rating = ``mu``)."""
+
+    base_gap: float = 3.0  # gap accepted at once (about one "beta" of the rating model)
+    widen_per_second: float = 0.1  # added per second of waiting
+    max_gap: float = math.inf  # the gap never exceeds this
+    bot_offer_seconds: float = 60.0  # after this long a player may choose bots
+
+    def __post_init__(self) -> None:
+        for name in ("base_gap", "widen_per_second", "bot_offer_seconds"):
+            value = getattr(self, name)
+            if not value >= 0:
+                raise InvalidInputError(f"{name} must be ≥ 0, not {value!r}")
+        if not self.max_gap >= self.base_gap:
+            raise InvalidInputError("max_gap must be at least base_gap")
+
+    def gap(self, waited: float) -> float:
+        """The rating gap accepted after waiting ``waited`` seconds."""
+        return min(self.max_gap, self.base_gap + self.widen_per_second * max(0.0, waited))
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A quick game to start: players by seat (``None`` = a bot); teams are seats 0+2 and 1+3."""
+
+    players: tuple[str | None, str | None, str | None, str | None]
+    rated: bool
+    preset: str = QUICK_PRESET
+
+    @property
+    def humans(self) -> list[str]:
+        return [p for p in self.players if p is not None]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"players": list(self.players), "rated": self.rated, "preset": self.preset}
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStatus:
+    waiting_seconds: float
+    accepted_gap: float
+    bots_offered: bool
+    queue_size: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "waiting_seconds": round(self.waiting_seconds, 1),
+            "accepted_gap": round(self.accepted_gap, 2),
+            "bots_offered": self.bots_offered,
+            "queue_size": self.queue_size,
+        }
+
+
+@dataclass(slots=True)
+class _Entry:
+    player: str
+    rating: float
+    joined: float
+    order: int
+
+
+@dataclass
+class QuickMatchQueue:
+    """Players waiting for a quick game. Not thread-safe: one owner calls it."""
+
+    config: MatchmakingConfig = field(default_factory=MatchmakingConfig)
+    _entries: dict[str, _Entry] = field(default_factory=dict)
+    _counter: int = 0
+
+    def __contains__(self, player: object) -> bool:
+        return player in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def join(self, player: str, rating: float, *, now: float) -> None:
+        if player in self._entries:
+            raise AlreadyQueuedError("already waiting for a quick game")
+        if not math.isfinite(rating):
+            raise InvalidInputError("rating must be a finite number")
+        self._counter += 1
+        self._entries[player] = _Entry(player, float(rating), now, self._counter)
+
+    def leave(self, player: str) -> None:
+        if self._entries.pop(player, None) is None:
+            raise NotQueuedError("not waiting for a quick game")
+
+    def status(self, player: str, *, now: float) -> QueueStatus:
+        entry = self._entry(player)
+        waited = max(0.0, now - entry.joined)
+        return QueueStatus(
+            waiting_seconds=waited,
+            accepted_gap=self.config.gap(waited),
+            bots_offered=waited >= self.config.bot_offer_seconds,
+            queue_size=len(self._entries),
+        )
+
+    def play_with_bots(self, player: str, *, now: float) -> Match:
+        """The player gives up waiting for humans: an unrated game with three bots."""
+        entry = self._entry(player)
+        left = self.config.bot_offer_seconds - (now - entry.joined)
+        if left > 0:
+            raise InvalidInputError(
+                f"bots are offered after {self.config.bot_offer_seconds:g} s of waiting; "
+                f"{math.ceil(left)} s to go"
+            )
+        del self._entries[player]
+        return Match((player, None, None, None), rated=False)
+
+    def tick(self, *, now: float) -> list[Match]:
+        """Form every match of four humans possible now, longest-waiting players first."""
+        matches: list[Match] = []
+        while (group := self._best_group(now)) is not None:
+            for entry in group:
+                del self._entries[entry.player]
+            matches.append(Match(_seat(group), rated=True))
+        return matches
+
+    def _entry(self, player: str) -> _Entry:
+        entry = self._entries.get(player)
+        if entry is None:
+            raise NotQueuedError("not waiting for a quick game")
+        return entry
+
+    def _best_group(self, now: float) -> list[_Entry] | None:
+        """Of the acceptable groups of four neighbours by rating, the one waiting longest."""
+        ranked = sorted(self._entries.values(), key=lambda e: (e.rating, e.order))
+        best: list[_Entry] | None = None
+        best_key: tuple[int, float] | None = None
+        for i in range(len(ranked) - 3):
+            group = ranked[i : i + 4]
+            if not self._acceptable(group, now):
+                continue
+            key = (min(e.order for e in group), group[-1].rating - group[0].rating)
+            if best_key is None or key < best_key:
+                best, best_key = group, key
+        return best
+
+    def _acceptable(self, group: list[_Entry], now: float) -> bool:
+        """Every player accepts every other's rating under their own (widened) gap."""
+        low, high = group[0].rating, group[-1].rating
+        return all(
+            max(high - e.rating, e.rating - low) <= self.config.gap(now - e.joined) for e in group
+        )
+
+
+def _seat(group: list[_Entry]) -> tuple[str, str, str, str]:
+    """Split four players into the two teams with the closest total rating."""
+    best: tuple[str, str, str, str] | None = None
+    best_diff = math.inf
+    first = group[0]
+    for partner in group[1:]:
+        team_a = [first, partner]
+        team_b = [e for e in group if e not in team_a]
+        diff = abs(sum(e.rating for e in team_a) - sum(e.rating for e in team_b))
+        if diff < best_diff:
+            best_diff = diff
+            best = (team_b[1].player, team_a[0].player, team_b[0].player, team_a[1].player)
+    assert best is not None
+    return best

@@ -1,0 +1,181 @@
+"""Passwords, session tokens, input rules and login rate limiting.
+
+* Passwords are hashed with argon2id (argon2-cffi); hashing runs in a worker thread so the
+  event loop never waits for it.
+* A session token is 32 random bytes (base64url); only its SHA-256 is stored, so a stolen
+  database does not hold usable sessions. The token travels in an HttpOnly, SameSite=Lax cookie.
+* Failed logins are limited per account name and per client address in a sliding window
+  (time is passed in). An unknown name counts like a known one, and gets the same answer.
+
+>>> token = new_session_token()
+>>> len(token) >= 43 and hash_token(token) != token
+True
+>>> check_username("  Sara_1 ")
+'Sara_1'
+>>> check_password("short")
+Traceback (most recent call last):
+...
+hokm.accounts.errors.InvalidInputError: a password needs at least 8 characters
+>>> limiter = LoginLimiter(max_per_account=2, max_per_address=10, window_seconds=60)
+>>> for t in (0, 1):
+...     limiter.failed(account="sara", address="1.2.3.4", now=t)
+>>> limiter.check(account="sara", address="5.6.7.8", now=2)
+Traceback (most recent call last):
+...
+hokm.accounts.errors.RateLimitedError: too many login attempts; try again in 58 s
+>>> limiter.check(account="sara", address="5.6.7.8", now=61)  # the window has passed
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from hokm.accounts.errors import InvalidInputError, RateLimitedError
+
+__all__ = [
+    "SESSION_COOKIE",
+    "LoginLimiter",
+    "Passwords",
+    "check_display_name",
+    "check_password",
+    "check_username",
+    "hash_token",
+    "new_session_token",
+]
+
+SESSION_COOKIE = "hokm_session"
+_USERNAME = re.compile(r"^[\w\-.]{3,24}$")
+_LINK = re.compile(r"(https?:|www\.|\.(com|ir|net|org)\b)", re.IGNORECASE)
+
+
+def new_session_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """What the database stores for a session token: its SHA-256 in hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def check_username(name: object) -> str:
+    """3–24 letters (any script), digits, ``_ - .``; compared case-insensitively."""
+    if not isinstance(name, str):
+        raise InvalidInputError("username must be a string")
+    name = unicodedata.normalize("NFC", name.strip())
+    if not _USERNAME.match(name):
+        raise InvalidInputError("a username has 3–24 characters: letters, digits, '_', '-' or '.'")
+    return name
+
+
+def username_key(name: str) -> str:
+    """The unique, case-insensitive form of a username."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
+def check_password(password: object) -> str:
+    if not isinstance(password, str):
+        raise InvalidInputError("password must be a string")
+    if len(password) < 8:
+        raise InvalidInputError("a password needs at least 8 characters")
+    if len(password) > 256:
+        raise InvalidInputError("a password has at most 256 characters")
+    return password
+
+
+def check_display_name(name: object) -> str:
+    if not isinstance(name, str):
+        raise InvalidInputError("display name must be a string")
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    if not 1 <= len(name) <= 24:
+        raise InvalidInputError("a display name has 1–24 characters")
+    if any(unicodedata.category(c).startswith("C") for c in name if c not in "\u200c\u200d"):
+        raise InvalidInputError("a display name may not hold control characters")
+    if _LINK.search(name):
+        raise InvalidInputError("a display name may not hold a link")
+    return name
+
+
+class Passwords:
+    """argon2id hashing, run off the event loop. Cheap parameters may be given for tests."""
+
+    def __init__(self, *, time_cost: int = 3, memory_cost: int = 65536, parallelism: int = 1):
+        self._hasher = PasswordHasher(
+            time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism
+        )
+        self._dummy: str | None = None
+
+    def hash_sync(self, password: str) -> str:
+        return str(self._hasher.hash(password))
+
+    def verify_sync(self, stored: str | None, password: str) -> bool:
+        """True if ``password`` matches; with no stored hash a dummy one is checked (same time)."""
+        if stored is None:
+            if self._dummy is None:
+                self._dummy = self.hash_sync(secrets.token_hex(16))
+            stored = self._dummy
+            password = password + "\0never"
+        try:
+            return bool(self._hasher.verify(stored, password))
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
+
+    def needs_rehash(self, stored: str) -> bool:
+        return bool(self._hasher.check_needs_rehash(stored))
+
+    async def hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.hash_sync, password)
+
+    async def verify(self, stored: str | None, password: str) -> bool:
+        return await asyncio.to_thread(self.verify_sync, stored, password)
+
+
+@dataclass
+class LoginLimiter:
+    """Failed logins per account name and per address within a sliding window."""
+
+    max_per_account: int = 5
+    max_per_address: int = 20
+    window_seconds: float = 900.0
+    _failures: dict[str, deque[float]] = field(default_factory=dict)
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        times = self._failures.get(key)
+        if times is None:
+            return deque()
+        while times and times[0] <= now - self.window_seconds:
+            times.popleft()
+        if not times:
+            del self._failures[key]
+        return times
+
+    def check(self, *, account: str, address: str, now: float) -> None:
+        """Raise :class:`RateLimitedError` if either key is over its limit; change nothing."""
+        wait = 0.0
+        limits = ((f"u:{account}", self.max_per_account), (f"a:{address}", self.max_per_address))
+        for key, limit in limits:
+            times = self._recent(key, now)
+            if len(times) >= limit:
+                wait = max(wait, times[len(times) - limit] + self.window_seconds - now)
+        if wait > 0:
+            raise RateLimitedError(wait)
+
+    def failed(self, *, account: str, address: str, now: float) -> None:
+        if len(self._failures) > 50_000:  # forget keys whose window has passed
+            for key in list(self._failures):
+                self._recent(key, now)
+        for key in (f"u:{account}", f"a:{address}"):
+            self._recent(key, now)
+            self._failures.setdefault(key, deque()).append(now)
+
+    def succeeded(self, *, account: str) -> None:
+        """A good login clears the account's failures (not the address's)."""
+        self._failures.pop(f"u:{account}", None)

@@ -1,0 +1,94 @@
+"""Account points, input rules, tokens, password hashing and login rate limiting."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from hokm.accounts.errors import InvalidInputError, RateLimitedError
+from hokm.accounts.points import points_for_game, week_start
+from hokm.accounts.security import (
+    LoginLimiter,
+    Passwords,
+    check_display_name,
+    check_username,
+    hash_token,
+    new_session_token,
+)
+
+
+def test_each_winner_gets_one_point_bots_none() -> None:
+    assert points_for_game(("a", "b", "c", "d"), winner_team=1) == {"b": 1, "d": 1}
+    assert points_for_game((None, "b", None, "d"), winner_team=0) == {}
+
+
+def test_par_bam_win_gives_two_points() -> None:
+    assert points_for_game(("a", None, "c", None), 0, par_bam=True) == {"a": 2, "c": 2}
+
+
+def test_cancelled_game_gives_no_points() -> None:
+    assert points_for_game(("a", "b", "c", "d"), None) == {}
+
+
+def test_week_starts_on_monday_utc() -> None:
+    monday = datetime(2026, 11, 23, tzinfo=UTC)
+    assert week_start(datetime(2026, 11, 23, 0, 0, tzinfo=UTC)) == monday
+    assert week_start(datetime(2026, 11, 29, 23, 59, tzinfo=UTC)) == monday
+    with pytest.raises(InvalidInputError):
+        week_start(datetime(2026, 11, 29))
+
+
+def test_usernames_and_display_names() -> None:
+    assert check_username("سارا_۱") == "سارا_۱"
+    for bad in ("ab", "a" * 25, "has space", "a/b", 5):
+        with pytest.raises(InvalidInputError):
+            check_username(bad)
+    assert check_display_name("  Sara   K ") == "Sara K"
+    for bad in ("", "x" * 25, "go to www.x.com", "a\x00b"):
+        with pytest.raises(InvalidInputError):
+            check_display_name(bad)
+
+
+def test_tokens_are_random_and_stored_hashed() -> None:
+    tokens = {new_session_token() for _ in range(50)}
+    assert len(tokens) == 50
+    token = tokens.pop()
+    assert hash_token(token) == hash_token(token) and token not in hash_token(token)
+
+
+async def test_argon2id_hash_and_verify_off_the_loop() -> None:
+    passwords = Passwords(time_cost=1, memory_cost=1024)
+    stored = await passwords.hash("correct horse")
+    assert stored.startswith("$argon2id$")
+    assert await passwords.verify(stored, "correct horse")
+    assert not await passwords.verify(stored, "wrong horse")
+    assert not await passwords.verify(None, "correct horse")  # unknown user: same path
+    assert not await passwords.verify("not a hash", "x")
+
+
+def test_rate_limit_per_account_across_addresses() -> None:
+    limiter = LoginLimiter(max_per_account=3, max_per_address=100, window_seconds=100)
+    for i in range(3):
+        limiter.check(account="sara", address=f"10.0.0.{i}", now=i)
+        limiter.failed(account="sara", address=f"10.0.0.{i}", now=i)
+    with pytest.raises(RateLimitedError) as info:
+        limiter.check(account="sara", address="10.0.0.9", now=10)
+    assert info.value.retry_after == 90
+    limiter.check(account="other", address="10.0.0.9", now=10)  # other accounts are fine
+    limiter.check(account="sara", address="10.0.0.9", now=100)  # the window has passed
+
+
+def test_rate_limit_per_address_across_accounts() -> None:
+    limiter = LoginLimiter(max_per_account=100, max_per_address=3, window_seconds=100)
+    for i in range(3):
+        limiter.failed(account=f"user{i}", address="1.1.1.1", now=0)
+    with pytest.raises(RateLimitedError):
+        limiter.check(account="fresh", address="1.1.1.1", now=1)
+    limiter.check(account="fresh", address="2.2.2.2", now=1)
+
+
+def test_success_clears_the_account_failures() -> None:
+    limiter = LoginLimiter(max_per_account=2, max_per_address=100, window_seconds=100)
+    limiter.failed(account="sara", address="a", now=0)
+    limiter.succeeded(account="sara")
+    limiter.failed(account="sara", address="a", now=1)
+    limiter.check(account="sara", address="a", now=2)

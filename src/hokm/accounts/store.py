@@ -1,0 +1,525 @@
+"""The accounts' tables, kept beside the server's in the same database (SQLite or PostgreSQL).
+
+:class:`AccountStore` adds its tables (same name prefix as the server's storage) and writes
+through the storage's single writer, so SQLite never sees two writers. Everything a finished
+game changes — history, stats, account points and ratings — is written by
+:meth:`AccountStore.record_game` in one transaction guarded by the game id: applied once.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from hokm.accounts.errors import InvalidInputError, UsernameTakenError
+from hokm.accounts.points import points_for_game, week_start
+from hokm.accounts.rating import RatedGame, Rating, rating_updates
+from hokm.accounts.security import username_key
+from hokm.storage import SqlStorage, VersionConflictError
+
+__all__ = ["AccountRow", "AccountStore", "GameOutcome"]
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    player_id: str
+    username: str
+    password_hash: str
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """A finished or cancelled game, as the accounts see it (the server reports it once or more).
+
+    ``players`` by seat (``None``: a bot); ``winner_team`` ``None`` if cancelled; ``rated`` only
+    for quick games matched among four humans; ``leavers`` left the game in progress on purpose.
+    """
+
+    game_id: str
+    players: tuple[str | None, str | None, str | None, str | None]
+    winner_team: int | None
+    par_bam: bool = False
+    quick: bool = False
+    rated: bool = False
+    leavers: frozenset[str] = field(default_factory=frozenset)
+    code: str | None = None
+    finished_at: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.players) != 4:
+            raise InvalidInputError("a game has four seats")
+        humans = [p for p in self.players if p is not None]
+        if len(set(humans)) != len(humans):
+            raise InvalidInputError("a player holds two seats")
+        if self.rated and len(humans) != 4:
+            raise InvalidInputError("only games among four humans are rated")
+        if not self.leavers <= set(humans):
+            raise InvalidInputError("a leaver must be one of the game's players")
+        if self.winner_team not in (0, 1, None):
+            raise InvalidInputError("winner_team must be 0, 1 or None")
+
+    def result_of(self, player: str) -> str:
+        """``won``, ``lost``, ``left`` (a recorded loss) or ``cancelled``."""
+        if player in self.leavers:
+            return "left"
+        if self.winner_team is None:
+            return "cancelled"
+        seat = self.players.index(player)
+        return "won" if seat % 2 == self.winner_team else "lost"
+
+    def points(self) -> dict[str, int]:
+        """Account points: the winners' humans, a leaver excepted."""
+        won = points_for_game(self.players, self.winner_team, par_bam=self.par_bam)
+        return {p: n for p, n in won.items() if p not in self.leavers}
+
+    def rated_game(self) -> RatedGame:
+        a, b, c, d = (str(p) for p in self.players)
+        return RatedGame(self.game_id, ((a, c), (b, d)), self.winner_team, self.leavers)
+
+
+class _Tables:
+    def __init__(self, prefix: str) -> None:
+        md = self.metadata = sa.MetaData()
+        self.accounts = sa.Table(
+            f"{prefix}accounts",
+            md,
+            sa.Column("player_id", sa.String(64), primary_key=True),
+            sa.Column("username", sa.String(64), nullable=False),
+            sa.Column("username_key", sa.String(64), nullable=False, unique=True),
+            sa.Column("password_hash", sa.String(256), nullable=False),
+            sa.Column("created_at", sa.BigInteger, nullable=False),
+            sa.Column("password_changed_at", sa.BigInteger, nullable=False),
+        )
+        self.sessions = sa.Table(
+            f"{prefix}sessions",
+            md,
+            sa.Column("token_hash", sa.String(64), primary_key=True),
+            sa.Column("player_id", sa.String(64), nullable=False, index=True),
+            sa.Column("created_at", sa.BigInteger, nullable=False),
+            sa.Column("expires_at", sa.BigInteger, nullable=False),
+        )
+        self.ratings = sa.Table(
+            f"{prefix}ratings",
+            md,
+            sa.Column("player_id", sa.String(64), primary_key=True),
+            sa.Column("mu", sa.Float, nullable=False),
+            sa.Column("sigma", sa.Float, nullable=False),
+            sa.Column("games", sa.Integer, nullable=False),
+            sa.Column("updated_at", sa.BigInteger, nullable=False),
+        )
+        self.stats = sa.Table(
+            f"{prefix}player_stats",
+            md,
+            sa.Column("player_id", sa.String(64), primary_key=True),
+            sa.Column("points", sa.Integer, nullable=False),
+            sa.Column("played", sa.Integer, nullable=False),
+            sa.Column("won", sa.Integer, nullable=False),
+        )
+        self.history = sa.Table(
+            f"{prefix}player_games",
+            md,
+            sa.Column("game_id", sa.String(64), primary_key=True),
+            sa.Column("player_id", sa.String(64), primary_key=True),
+            sa.Column("seat", sa.Integer, nullable=False),
+            sa.Column("result", sa.String(16), nullable=False),
+            sa.Column("points", sa.Integer, nullable=False),
+            sa.Column("quick", sa.Boolean, nullable=False),
+            sa.Column("rated", sa.Boolean, nullable=False),
+            sa.Column("code", sa.String(16), nullable=True),
+            sa.Column("at", sa.BigInteger, nullable=False, index=True),
+            sa.Index(f"{prefix}player_games_by_player", "player_id", "at"),
+        )
+        self.recorded = sa.Table(
+            f"{prefix}recorded_games",
+            md,
+            sa.Column("game_id", sa.String(64), primary_key=True),
+            sa.Column("at", sa.BigInteger, nullable=False),
+            sa.Column("rating_changes", sa.Text, nullable=False),
+        )
+
+
+class AccountStore:
+    """Accounts, sessions, ratings, stats, history and points on top of a started storage."""
+
+    def __init__(self, storage: SqlStorage) -> None:
+        self.storage = storage
+        self.t = _Tables(storage.prefix)
+        self.players = storage.t.players
+
+    async def start(self) -> None:
+        async with self.storage.engine.begin() as conn:
+            await conn.run_sync(self.t.metadata.create_all)
+
+    async def drop_all(self) -> None:
+        async with self.storage.engine.begin() as conn:
+            await conn.run_sync(self.t.metadata.drop_all)
+
+    async def _write(self, fn: Any) -> Any:
+        # the storage's single writer (group commit; one SQLite writer)
+        return await self.storage._write(fn)
+
+    # ------------------------------------------------------------------ accounts
+
+    async def create_account(
+        self, *, username: str, password_hash: str, name: str, player_id: str | None = None
+    ) -> str:
+        """A new account; with ``player_id`` (a guest's) the guest becomes it, keeping history."""
+        key = username_key(username)
+        pid = player_id or f"a_{secrets.token_urlsafe(9)}"
+        a, p = self.t.accounts, self.players
+        now = now_ms()
+
+        async def write(conn: AsyncConnection) -> str | None:
+            taken = await conn.execute(
+                sa.select(a.c.player_id).where(
+                    sa.or_(a.c.username_key == key, a.c.player_id == pid)
+                )
+            )
+            if taken.first() is not None:
+                return None  # not raised here: the writer would log it as a failed write
+            await conn.execute(
+                a.insert().values(
+                    player_id=pid,
+                    username=username,
+                    username_key=key,
+                    password_hash=password_hash,
+                    created_at=now,
+                    password_changed_at=now,
+                )
+            )
+            done = await conn.execute(
+                p.update().where(p.c.id == pid).values(kind="account", name=name, updated_at=now)
+            )
+            if done.rowcount == 0:
+                await conn.execute(
+                    p.insert().values(
+                        id=pid,
+                        name=name,
+                        kind="account",
+                        created_at=now,
+                        updated_at=now,
+                        extra="{}",
+                    )
+                )
+            return pid
+
+        try:
+            created = await self._write(write)
+        except VersionConflictError:  # a unique constraint raced us
+            created = None
+        if created is None:
+            raise UsernameTakenError("that username is taken")
+        return str(created)
+
+    async def account_by_username(self, username: str) -> AccountRow | None:
+        a = self.t.accounts
+        return await self._account(a.c.username_key == username_key(username))
+
+    async def account_by_id(self, player_id: str) -> AccountRow | None:
+        return await self._account(self.t.accounts.c.player_id == player_id)
+
+    async def _account(self, where: Any) -> AccountRow | None:
+        a = self.t.accounts
+        async with self.storage.engine.connect() as conn:
+            row = (await conn.execute(sa.select(a).where(where))).first()
+        if row is None:
+            return None
+        return AccountRow(row.player_id, row.username, row.password_hash, int(row.created_at))
+
+    async def set_password(self, player_id: str, password_hash: str) -> None:
+        a = self.t.accounts
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(
+                a.update()
+                .where(a.c.player_id == player_id)
+                .values(password_hash=password_hash, password_changed_at=now_ms())
+            )
+
+        await self._write(write)
+
+    async def set_name(self, player_id: str, name: str) -> None:
+        p = self.players
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(
+                p.update().where(p.c.id == player_id).values(name=name, updated_at=now_ms())
+            )
+
+        await self._write(write)
+
+    async def player(self, player_id: str) -> tuple[str, str] | None:
+        """``(name, kind)`` of a player."""
+        p = self.players
+        async with self.storage.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(p.c.name, p.c.kind).where(p.c.id == player_id))
+            ).first()
+        return None if row is None else (str(row.name), str(row.kind))
+
+    # ------------------------------------------------------------------ sessions
+
+    async def create_session(self, token_hash: str, player_id: str, *, expires_at: int) -> None:
+        s = self.t.sessions
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(
+                s.insert().values(
+                    token_hash=token_hash,
+                    player_id=player_id,
+                    created_at=now_ms(),
+                    expires_at=expires_at,
+                )
+            )
+
+        await self._write(write)
+
+    async def session_player(self, token_hash: str, *, now: int) -> str | None:
+        s = self.t.sessions
+        query = sa.select(s.c.player_id).where(s.c.token_hash == token_hash, s.c.expires_at > now)
+        async with self.storage.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else str(row.player_id)
+
+    async def delete_sessions(
+        self,
+        *,
+        token_hash: str | None = None,
+        player_id: str | None = None,
+        keep: str | None = None,
+    ) -> None:
+        """Delete one session, or all of a player's sessions except ``keep``."""
+        s = self.t.sessions
+        if token_hash is not None:
+            where: Any = s.c.token_hash == token_hash
+        elif player_id is not None:
+            where = s.c.player_id == player_id
+            if keep is not None:
+                where = sa.and_(where, s.c.token_hash != keep)
+        else:
+            raise InvalidInputError("delete which sessions?")
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(s.delete().where(where))
+            await conn.execute(s.delete().where(s.c.expires_at <= now_ms()))
+
+        await self._write(write)
+
+    # ------------------------------------------------------------------ ratings and games
+
+    async def ratings(self, player_ids: Iterable[str]) -> dict[str, Rating]:
+        """Ratings of these players (a fresh rating for one never rated)."""
+        ids = list(player_ids)
+        async with self.storage.engine.connect() as conn:
+            return await self._ratings(conn, ids)
+
+    async def _ratings(self, conn: AsyncConnection, ids: list[str]) -> dict[str, Rating]:
+        r = self.t.ratings
+        rows = (await conn.execute(sa.select(r).where(r.c.player_id.in_(ids)))).all()
+        found = {row.player_id: Rating(row.mu, row.sigma, int(row.games)) for row in rows}
+        return {pid: found.get(pid, Rating()) for pid in ids}
+
+    async def record_game(self, outcome: GameOutcome) -> bool:
+        """Apply a game's history, stats, points and (if rated) ratings; False if already done."""
+        at = outcome.finished_at or now_ms()
+
+        async def write(conn: AsyncConnection) -> bool:
+            rec = self.t.recorded
+            seen = await conn.execute(
+                sa.select(rec.c.game_id).where(rec.c.game_id == outcome.game_id)
+            )
+            if seen.first() is not None:
+                return False
+            changes: dict[str, Any] = {}
+            if outcome.rated:
+                changes = await self._apply_ratings(conn, outcome, at)
+            await conn.execute(
+                rec.insert().values(
+                    game_id=outcome.game_id, at=at, rating_changes=json.dumps(changes)
+                )
+            )
+            await self._apply_history(conn, outcome, at)
+            return True
+
+        try:
+            return bool(await self._write(write))
+        except VersionConflictError:  # another process recorded it at the same moment
+            return False
+
+    async def _apply_ratings(
+        self, conn: AsyncConnection, outcome: GameOutcome, at: int
+    ) -> dict[str, Any]:
+        r = self.t.ratings
+        game = outcome.rated_game()
+        ids = [p for team in game.teams for p in team]
+        before = await self._ratings(conn, ids)
+        after = rating_updates(game, before)
+        for pid, new in after.items():
+            values = {"mu": new.mu, "sigma": new.sigma, "games": new.games, "updated_at": at}
+            done = await conn.execute(r.update().where(r.c.player_id == pid).values(**values))
+            if done.rowcount == 0:
+                await conn.execute(r.insert().values(player_id=pid, **values))
+        return {pid: [before[pid].shown, new.shown] for pid, new in after.items()}
+
+    async def _apply_history(self, conn: AsyncConnection, outcome: GameOutcome, at: int) -> None:
+        h, st = self.t.history, self.t.stats
+        points = outcome.points()
+        for seat, pid in enumerate(outcome.players):
+            if pid is None:
+                continue
+            result = outcome.result_of(pid)
+            await conn.execute(
+                h.insert().values(
+                    game_id=outcome.game_id,
+                    player_id=pid,
+                    seat=seat,
+                    result=result,
+                    points=points.get(pid, 0),
+                    quick=outcome.quick,
+                    rated=outcome.rated,
+                    code=outcome.code,
+                    at=at,
+                )
+            )
+            played = int(result != "cancelled")
+            won = int(result == "won")
+            gained = points.get(pid, 0)
+            done = await conn.execute(
+                st.update()
+                .where(st.c.player_id == pid)
+                .values(
+                    points=st.c.points + gained, played=st.c.played + played, won=st.c.won + won
+                )
+            )
+            if done.rowcount == 0:
+                await conn.execute(
+                    st.insert().values(player_id=pid, points=gained, played=played, won=won)
+                )
+
+    # ------------------------------------------------------------------ profile and leaderboard
+
+    async def stats(self, player_id: str) -> dict[str, int]:
+        st = self.t.stats
+        async with self.storage.engine.connect() as conn:
+            row = (await conn.execute(sa.select(st).where(st.c.player_id == player_id))).first()
+        if row is None:
+            return {"points": 0, "games_played": 0, "games_won": 0}
+        return {
+            "points": int(row.points),
+            "games_played": int(row.played),
+            "games_won": int(row.won),
+        }
+
+    async def recent_games(self, player_id: str, *, limit: int = 10) -> list[dict[str, Any]]:
+        h = self.t.history
+        query = (
+            sa.select(h)
+            .where(h.c.player_id == player_id)
+            .order_by(h.c.at.desc(), h.c.game_id.desc())
+            .limit(limit)
+        )
+        async with self.storage.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            {
+                "game_id": row.game_id,
+                "room": row.code,
+                "seat": int(row.seat),
+                "result": row.result,
+                "points": int(row.points),
+                "quick": bool(row.quick),
+                "rated": bool(row.rated),
+                "finished_at": int(row.at),
+                "record": f"/api/games/{row.game_id}/record",
+            }
+            for row in rows
+        ]
+
+    def _points_query(self, period: str, now: int) -> Any:
+        """(player_id, username, name, points) of every account with points in the period."""
+        a, p = self.t.accounts, self.players
+        if period == "all":
+            st = self.t.stats
+            pts: Any = st.c.points.label("points")
+            source: Any = sa.select(st.c.player_id, pts).where(st.c.points > 0).subquery()
+        elif period == "week":
+            start = week_start(datetime.fromtimestamp(now / 1000, UTC))
+            h = self.t.history
+            source = (
+                sa.select(h.c.player_id, sa.func.sum(h.c.points).label("points"))
+                .where(h.c.at >= int(start.timestamp() * 1000), h.c.points > 0)
+                .group_by(h.c.player_id)
+                .subquery()
+            )
+        else:
+            raise InvalidInputError("period must be 'all' or 'week'")
+        return (
+            sa.select(source.c.player_id, a.c.username, p.c.name, source.c.points)
+            .join(a, a.c.player_id == source.c.player_id)
+            .join(p, p.c.id == source.c.player_id)
+        ).subquery()
+
+    async def leaderboard(
+        self, *, period: str, offset: int, limit: int, viewer: str | None, now: int
+    ) -> dict[str, Any]:
+        """One page of accounts ranked by account points, and the viewer's own place."""
+        q = self._points_query(period, now)
+        page = sa.select(q).order_by(q.c.points.desc(), q.c.username).offset(offset).limit(limit)
+        async with self.storage.engine.connect() as conn:
+            rows = (await conn.execute(page)).all()
+            total = int(
+                (await conn.execute(sa.select(sa.func.count()).select_from(q))).scalar() or 0
+            )
+            entries: list[dict[str, Any]] = []
+            for i, row in enumerate(rows):
+                points = int(row.points)
+                if not entries:
+                    rank = await self._rank(conn, q, points)
+                elif points == entries[-1]["points"]:
+                    rank = entries[-1]["rank"]
+                else:
+                    rank = offset + i + 1
+                entries.append(
+                    {
+                        "rank": rank,
+                        "player_id": row.player_id,
+                        "username": row.username,
+                        "name": row.name,
+                        "points": points,
+                    }
+                )
+            me = None
+            if viewer is not None:
+                mine = (
+                    await conn.execute(sa.select(q.c.points).where(q.c.player_id == viewer))
+                ).first()
+                my_points = 0 if mine is None else int(mine.points)
+                my_rank = None if mine is None else await self._rank(conn, q, my_points)
+                me = {"player_id": viewer, "rank": my_rank, "points": my_points}
+        return {
+            "period": period,
+            "offset": offset,
+            "limit": limit,
+            "total": total,
+            "entries": entries,
+            "me": me,
+        }
+
+    async def _rank(self, conn: AsyncConnection, q: Any, points: int) -> int:
+        above = await conn.execute(
+            sa.select(sa.func.count()).select_from(q).where(q.c.points > points)
+        )
+        return int(above.scalar() or 0) + 1

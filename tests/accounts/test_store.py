@@ -1,0 +1,134 @@
+"""The accounts' storage on SQLite and PostgreSQL: accounts, sessions, games applied once."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from hokm.accounts.errors import InvalidInputError, UsernameTakenError
+from hokm.accounts.store import AccountStore, GameOutcome
+from hokm.storage import PlayerRow
+
+MONDAY = int(datetime(2026, 11, 23, tzinfo=UTC).timestamp() * 1000)
+DAY = 86_400_000
+
+
+async def test_usernames_are_unique_ignoring_case(store: AccountStore) -> None:
+    pid = await store.create_account(username="Sara", password_hash="h", name="Sara")
+    with pytest.raises(UsernameTakenError):
+        await store.create_account(username="sARA", password_hash="h", name="x")
+    account = await store.account_by_username("SARA")
+    assert account is not None and account.player_id == pid and account.username == "Sara"
+    assert await store.player(pid) == ("Sara", "account")
+
+
+async def test_a_guest_becomes_an_account_and_keeps_history(store: AccountStore) -> None:
+    await store.storage.save_player(PlayerRow("g_1", "Guesty"))
+    await store.record_game(GameOutcome("G1", ("g_1", None, None, None), winner_team=0))
+    pid = await store.create_account(
+        username="guesty", password_hash="h", name="Guesty", player_id="g_1"
+    )
+    assert pid == "g_1"
+    assert await store.player("g_1") == ("Guesty", "account")
+    assert [g["game_id"] for g in await store.recent_games("g_1")] == ["G1"]
+    assert (await store.stats("g_1"))["points"] == 1
+    with pytest.raises(UsernameTakenError):  # one account per player
+        await store.create_account(username="other", password_hash="h", name="x", player_id="g_1")
+
+
+async def test_sessions_expire_and_can_be_revoked(store: AccountStore) -> None:
+    await store.create_session("t1", "p", expires_at=1000)
+    await store.create_session("t2", "p", expires_at=10**15)
+    await store.create_session("t3", "p", expires_at=10**15)
+    assert await store.session_player("t1", now=999) == "p"
+    assert await store.session_player("t1", now=1000) is None
+    await store.delete_sessions(player_id="p", keep="t2")
+    assert await store.session_player("t2", now=0) == "p"
+    assert await store.session_player("t3", now=0) is None
+    await store.delete_sessions(token_hash="t2")
+    assert await store.session_player("t2", now=0) is None
+
+
+async def test_a_rated_game_is_applied_exactly_once(store: AccountStore) -> None:
+    outcome = GameOutcome("Q1", ("a", "b", "c", "d"), winner_team=0, quick=True, rated=True)
+    results = await asyncio.gather(*(store.record_game(outcome) for _ in range(5)))
+    assert sorted(results) == [False, False, False, False, True]
+    assert not await store.record_game(outcome)
+    ratings = await store.ratings("abcd")
+    assert all(r.games == 1 for r in ratings.values())
+    assert ratings["a"].mu > 25 > ratings["b"].mu
+    assert (await store.stats("a")) == {"points": 1, "games_played": 1, "games_won": 1}
+    assert (await store.stats("b")) == {"points": 0, "games_played": 1, "games_won": 0}
+
+
+async def test_unrated_games_leave_ratings_alone(store: AccountStore) -> None:
+    await store.record_game(GameOutcome("P1", ("a", "b", "c", "d"), winner_team=0))
+    await store.record_game(GameOutcome("B1", ("a", None, "c", None), winner_team=0, quick=True))
+    assert all(r.games == 0 for r in (await store.ratings("abcd")).values())
+    assert (await store.stats("a"))["points"] == 2
+
+
+async def test_leaver_loses_gets_no_points_partner_keeps_rating(store: AccountStore) -> None:
+    outcome = GameOutcome(
+        "Q2", ("a", "b", "c", "d"), 0, quick=True, rated=True, leavers=frozenset({"a"})
+    )
+    assert await store.record_game(outcome)
+    ratings = await store.ratings("abcd")
+    assert ratings["a"].mu < 25 and ratings["c"].games == 0 and ratings["b"].mu > 25
+    assert await store.stats("a") == {"points": 0, "games_played": 1, "games_won": 0}
+    assert await store.stats("c") == {"points": 1, "games_played": 1, "games_won": 1}
+    assert (await store.recent_games("a"))[0]["result"] == "left"
+
+
+async def test_par_bam_points_and_cancelled_games(store: AccountStore) -> None:
+    await store.record_game(GameOutcome("B", ("a", "b", None, None), 1, par_bam=True))
+    await store.record_game(GameOutcome("C", ("a", "b", None, None), None))
+    assert await store.stats("b") == {"points": 2, "games_played": 1, "games_won": 1}
+    assert [g["result"] for g in await store.recent_games("a")] == ["cancelled", "lost"]
+
+
+def test_bad_outcomes_are_refused() -> None:
+    with pytest.raises(InvalidInputError):
+        GameOutcome("x", ("a", None, "c", "d"), 0, rated=True)
+    with pytest.raises(InvalidInputError):
+        GameOutcome("x", ("a", "a", "c", "d"), 0)
+
+
+async def _account(store: AccountStore, name: str) -> str:
+    return await store.create_account(username=name, password_hash="h", name=name.title())
+
+
+async def test_leaderboard_all_time_and_this_week_with_my_place(store: AccountStore) -> None:
+    ids = {n: await _account(store, n) for n in ("ali", "bita", "cyrus", "dara", "elham")}
+    a, b, c, d, e = (ids[n] for n in ("ali", "bita", "cyrus", "dara", "elham"))
+    # last week: ali wins twice; this week: bita and cyrus win once, dara twice (par-bam)
+    await store.record_game(GameOutcome("w1", (a, None, None, None), 0, finished_at=MONDAY - DAY))
+    await store.record_game(GameOutcome("w2", (a, None, None, None), 0, finished_at=MONDAY - DAY))
+    await store.record_game(GameOutcome("w3", (b, d, c, None), 0, finished_at=MONDAY + DAY))
+    await store.record_game(
+        GameOutcome("w4", (None, d, None, None), 1, par_bam=True, finished_at=MONDAY + DAY)
+    )
+    await store.record_game(GameOutcome("w5", ("g_guest", None, None, None), 0, MONDAY + DAY))
+    now = MONDAY + 2 * DAY
+    board = await store.leaderboard(period="all", offset=0, limit=10, viewer=c, now=now)
+    assert [(x["username"], x["points"], x["rank"]) for x in board["entries"]] == [
+        ("ali", 2, 1),
+        ("dara", 2, 1),
+        ("bita", 1, 3),
+        ("cyrus", 1, 3),
+    ]
+    assert board["total"] == 4 and board["me"] == {"player_id": c, "rank": 3, "points": 1}
+    week = await store.leaderboard(period="week", offset=0, limit=10, viewer=a, now=now)
+    assert [(x["username"], x["rank"]) for x in week["entries"]] == [
+        ("dara", 1),
+        ("bita", 2),
+        ("cyrus", 2),
+    ]
+    assert week["me"] == {"player_id": a, "rank": None, "points": 0}
+    page = await store.leaderboard(period="all", offset=2, limit=1, viewer=e, now=now)
+    assert [(x["username"], x["rank"]) for x in page["entries"]] == [("bita", 3)]
+    assert page["me"]["rank"] is None
+    with pytest.raises(InvalidInputError):
+        await store.leaderboard(period="year", offset=0, limit=1, viewer=None, now=now)

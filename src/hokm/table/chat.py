@@ -1,0 +1,231 @@
+"""Chat policy (RULES.md §8, 002): what may be said, when, and how often.
+
+* Free text in the lobby, between hands and after a game.
+* From the deal to the end of each hand only preset phrases and emoji (:data:`PHRASES`),
+  so no one can tell their partner their cards.
+* Links and phone numbers are never delivered in any phase, however they are disguised:
+  Persian (۰–۹) and Arabic-Indic (٠–٩) digits, digits spaced or dotted apart,
+  "dot com" / "نقطه کام", ``www``, ``t.me``, ``@handles``.
+* A length cap and a flood limit per player.
+
+Everything here is pure: the caller passes the time in.
+
+>>> check_text("salam, khubid?", free_text=True) is None
+True
+>>> check_text("call me ۰۹۱۲ ۳۴۵ ۶۷۸۹", free_text=True).code
+'phone'
+>>> check_text("example dot com", free_text=True).code
+'link'
+>>> check_text("hello", free_text=False).code
+'preset_only'
+>>> check_text("👍", free_text=False) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "EMOJI",
+    "MAX_CHAT_CHARS",
+    "PHRASES",
+    "ChatRejection",
+    "FloodLimiter",
+    "check_text",
+    "phrase_text",
+]
+
+MAX_CHAT_CHARS = 200
+FLOOD_MESSAGES = 5  # at most this many messages ...
+FLOOD_SECONDS = 10.0  # ... within this many seconds, per player
+
+# Preset phrases allowed during a hand: id -> (Persian, English).
+PHRASES: dict[str, tuple[str, str]] = {
+    "hi": ("سلام", "Hi"),
+    "gl": ("موفق باشید", "Good luck"),
+    "nice": ("آفرین!", "Nice!"),
+    "well_played": ("خوب بازی کردی", "Well played"),
+    "thanks": ("مرسی", "Thanks"),
+    "sorry": ("ببخشید", "Sorry"),
+    "oops": ("اوه!", "Oops!"),
+    "hurry": ("لطفاً سریع‌تر", "Please hurry"),
+    "wait": ("یک لحظه", "One moment"),
+    "brb": ("الان برمی‌گردم", "Be right back"),
+    "gg": ("بازی خوبی بود", "Good game"),
+    "again": ("یک دست دیگر؟", "Another game?"),
+    "bye": ("خداحافظ", "Bye"),
+    "wow": ("وای!", "Wow!"),
+    "unlucky": ("بدشانسی بود", "Unlucky"),
+    "kot": ("کُت!", "Kot!"),
+}
+
+# Emoji accepted alone (or several of them) at any time.
+EMOJI: tuple[str, ...] = (
+    "👍",
+    "👎",
+    "👏",
+    "😀",
+    "😂",
+    "😅",
+    "😉",
+    "😎",
+    "😮",
+    "😢",
+    "😡",
+    "🤔",
+    "🙏",
+    "❤️",
+    "🔥",
+    "🎉",
+    "☕",
+    "🤝",
+    "👋",
+    "💪",
+)
+_EMOJI_CHARS = {unicodedata.normalize("NFC", e) for e in EMOJI}
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRejection:
+    """Why a message was not delivered: a stable ``code`` and a reason in both languages."""
+
+    code: str  # empty | too_long | preset_only | link | phone | flood | unknown_phrase
+    message: str
+    message_fa: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "message_fa": self.message_fa}
+
+
+_REJECT = {
+    "empty": ("the message is empty", "پیام خالی است"),
+    "too_long": (f"the message is longer than {MAX_CHAT_CHARS} characters", "پیام خیلی طولانی است"),
+    "preset_only": (
+        "during a hand only preset phrases and emoji can be sent",
+        "در طول دست فقط جمله‌های آماده و ایموجی می‌شود فرستاد",
+    ),
+    "link": ("links are not allowed in chat", "فرستادن لینک در گفتگو مجاز نیست"),
+    "phone": ("phone numbers are not allowed in chat", "فرستادن شماره تلفن در گفتگو مجاز نیست"),
+    "flood": ("too many messages; wait a few seconds", "پیام‌ها زیاد است؛ چند ثانیه صبر کنید"),
+    "unknown_phrase": ("no such preset phrase", "چنین جمله‌ی آماده‌ای وجود ندارد"),
+}
+
+
+def rejection(code: str) -> ChatRejection:
+    message, message_fa = _REJECT[code]
+    return ChatRejection(code, message, message_fa)
+
+
+def phrase_text(phrase_id: str) -> tuple[str, str] | None:
+    """The (Persian, English) text of a preset phrase, or None."""
+    return PHRASES.get(phrase_id)
+
+
+# ---------------------------------------------------------------------------------- detection
+
+_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), " ")
+
+
+def _normalize(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).translate(_DIGITS).translate(_ZERO_WIDTH)
+    return text.casefold()
+
+
+# Words people use to spell out the dot and the at sign.
+_DOT = r"(?:\.|。|·|,|\(\s*dot\s*\)|\[\s*dot\s*\]|\bdot\b|\bdat\b|نقطه|دات)"
+_AT = r"(?:@|\(\s*at\s*\)|\[\s*at\s*\]|\bat\b)"
+_TLDS = (
+    r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk|"
+    r"کام|نت|آی\s*آر|ای\s*ار|ارگ)"
+)
+_LINK_PATTERNS = [
+    re.compile(r"[a-z][a-z0-9+.-]*://"),  # any scheme
+    re.compile(r"\bwww\b|وب\s*سایت|دبلیو"),
+    re.compile(r"\b(?:t\.me|wa\.me|telegram|instagram|insta|whatsapp|تلگرام|اینستا|واتساپ)\b"),
+    re.compile(r"[a-z0-9\u0600-\u06ff_-]+\s*" + _DOT + r"\s*" + _TLDS + r"(?![a-z])"),
+    re.compile(r"(?:^|\s)@[a-z0-9_.]{3,}"),  # @handles
+    re.compile(r"[a-z0-9._-]+\s*" + _AT + r"\s*[a-z0-9-]+\s*" + _DOT),  # e-mail-like
+]
+# Digits with any separators between them; 7 or more digits is treated as a phone number.
+_DIGIT_RUN = re.compile(r"\+?\d(?:[\s.\-_/()\\,*|:]*\d)+")
+_PHONE_WORDS = re.compile(r"شماره|تماس|\bphone\b|\bcall\b|\bnumber\b|موبایل")
+
+
+def find_link(text: str) -> bool:
+    """True if ``text`` looks like it carries a link, site name, handle or e-mail address."""
+    norm = _normalize(text)
+    return any(p.search(norm) for p in _LINK_PATTERNS)
+
+
+def find_phone(text: str) -> bool:
+    """True if ``text`` carries a phone number (7+ digits, however written and spaced)."""
+    norm = _normalize(text)
+    for run in _DIGIT_RUN.finditer(norm):
+        digits = sum(ch.isdigit() for ch in run.group())
+        if digits >= 7:
+            return True
+        if digits >= 4 and _PHONE_WORDS.search(norm):
+            return True
+    # All digits of the message together (e.g. split by words): many digits is a number.
+    return sum(ch.isdigit() for ch in norm) >= 9
+
+
+def is_emoji_only(text: str) -> bool:
+    """True if ``text`` is one or more of the allowed :data:`EMOJI` (spaces allowed)."""
+    rest = unicodedata.normalize("NFC", text).replace(" ", "")
+    if not rest:
+        return False
+    # Longest-first greedy match over the allowed emoji.
+    options = sorted(_EMOJI_CHARS, key=len, reverse=True)
+    while rest:
+        for emoji in options:
+            if rest.startswith(emoji):
+                rest = rest[len(emoji) :]
+                break
+        else:
+            bare = rest.replace("\ufe0f", "")
+            if bare != rest:
+                rest = bare
+                continue
+            return False
+    return True
+
+
+def check_text(text: str, *, free_text: bool) -> ChatRejection | None:
+    """Why ``text`` may not be delivered now, or None. ``free_text`` is False during a hand."""
+    stripped = text.strip()
+    if not stripped:
+        return rejection("empty")
+    if len(stripped) > MAX_CHAT_CHARS:
+        return rejection("too_long")
+    if not free_text and not is_emoji_only(stripped):
+        return rejection("preset_only")
+    if find_link(stripped):
+        return rejection("link")
+    if find_phone(stripped):
+        return rejection("phone")
+    return None
+
+
+@dataclass(slots=True)
+class FloodLimiter:
+    """At most ``limit`` messages per ``window`` seconds per player (a sliding window)."""
+
+    limit: int = FLOOD_MESSAGES
+    window: float = FLOOD_SECONDS
+    sent: dict[str, list[float]] = field(default_factory=dict)
+
+    def allow(self, player: str, now: float) -> bool:
+        """Record a message at ``now`` if allowed; False (and nothing recorded) if flooding."""
+        times = [t for t in self.sent.get(player, []) if now - t < self.window]
+        if len(times) >= self.limit:
+            self.sent[player] = times
+            return False
+        times.append(now)
+        self.sent[player] = times
+        return True

@@ -1,0 +1,1076 @@
+"""The table (room) state machine: no sockets, no I/O, no asyncio, no clock.
+
+Every input is a method call that takes the time ``now`` (seconds, any monotonic origin the
+caller keeps; the server uses wall-clock time so deadlines survive a restart):
+
+* :meth:`Table.handle` — a command from a member (a JSON object, schema-checked);
+* :meth:`Table.connect` / :meth:`Table.disconnect` — a member's connection opened / closed;
+* :meth:`Table.tick` — time passed: due deadlines fire;
+* :meth:`Table.apply_bot_action` — a bot's move, computed elsewhere from a :class:`BotTurn`.
+
+Each returns an :class:`Outcome`: a reply for the sender and the new numbered events.
+Frames for a recipient are built only by :meth:`Table.render`, :meth:`Table.snapshot_for` and
+:meth:`Table.events_since`, through the engine's ``view_of`` / ``event_for``: no frame ever
+carries a card its recipient may not see.
+
+>>> table = Table("t1", "ACDEFG", owner="ann", owner_name="Ann", now=0.0,
+...               config=TableConfig(bot_delay=0, hand_pause=0), seed_source=iter_seeds("doc"))
+>>> _ = table.connect("ann", now=0.0)
+>>> _ = table.handle("ann", {"type": "sit", "seat": 0}, now=0.0)
+>>> for seat in (1, 2, 3):
+...     _ = table.handle("ann", {"type": "add_bot", "seat": seat, "level": "random"}, now=0.0)
+>>> table.handle("ann", {"type": "start"}, now=1.0).reply["type"]
+'ok'
+>>> _ = table.advance(now=1.0)   # bots and chance steps that are due
+>>> table.status, table.game is not None
+('playing', True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from hokm.engine import (
+    Action,
+    ChooseTrump,
+    Deal,
+    DecideBam,
+    DrawAces,
+    Event,
+    Game,
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidRulesError,
+    NotYourTurnError,
+    Phase,
+    Play,
+    RequestRedeal,
+    RuleSet,
+    Seat,
+    SetHakem,
+    WrongPhaseError,
+    action_from_dict,
+    event_for,
+    new_seed,
+    seed_commitment,
+    view_of,
+)
+from hokm.engine.events import HandEnded
+from hokm.table.bots import choose_bot_action
+from hokm.table.chat import PHRASES, FloodLimiter, check_text, rejection
+from hokm.table.commands import Command, parse_command
+from hokm.table.errors import TableError, error_frame
+from hokm.table.model import (
+    BotTurn,
+    Deadline,
+    GameResult,
+    Member,
+    Outcome,
+    SeatSlot,
+    TableConfig,
+    TableEvent,
+)
+from hokm.table.records import game_record
+
+__all__ = ["STATUSES", "Table", "iter_seeds"]
+
+STATUSES = ("lobby", "playing", "paused", "between_games")
+_IN_HAND = (Phase.TRUMP, Phase.PLAY, Phase.BAM)
+_PLAYER_ACTIONS = (Play, ChooseTrump, RequestRedeal, DecideBam)
+SeedSource = Callable[[], str]
+
+
+def iter_seeds(prefix: str) -> SeedSource:
+    """A deterministic seed source for tests: ``prefix-0``, ``prefix-1``, ...
+
+    >>> source = iter_seeds("t")
+    >>> source(), source()
+    ('t-0', 't-1')
+    """
+    counter: Iterator[int] = iter(range(1 << 62))
+    return lambda: f"{prefix}-{next(counter)}"
+
+
+class Table:
+    """One room: members, four seats, rules, the current game, timers, chat, versions."""
+
+    def __init__(
+        self,
+        table_id: str,
+        code: str,
+        *,
+        owner: str,
+        owner_name: str,
+        now: float,
+        rules: RuleSet | None = None,
+        config: TableConfig | None = None,
+        seed_source: SeedSource = new_seed,
+    ) -> None:
+        self.id = table_id
+        self.code = code
+        self.config = config if config is not None else TableConfig()
+        self.seed_source = seed_source
+        self.owner: str | None = owner
+        self.members: dict[str, Member] = {owner: Member(owner, owner_name)}
+        self.seats: list[SeatSlot] = [SeatSlot() for _ in range(4)]
+        self.rules = rules if rules is not None else RuleSet()
+        self.preset: str | None = self.rules.preset_name()
+        self._status = "lobby"
+        self.paused_at: float | None = None
+        self.game: Game | None = None
+        self.game_number = 0
+        self.results: list[GameResult] = []
+        self.version = 0
+        self.game_version = 0  # version of the last event that changed the game
+        self.deadlines: dict[str, Deadline] = {}
+        self.left_this_game: list[tuple[str, int]] = []
+        self.commitment: str | None = None  # commitment of the current hand's deal
+        self.chat: deque[dict[str, Any]] = deque(maxlen=self.config.chat_size)
+        self.log: deque[TableEvent] = deque(maxlen=self.config.log_size)
+        self.replies: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+        self.flood = FloodLimiter()
+        self._claimed: int | None = None  # game_version of a bot turn handed out
+        self._out: Outcome = Outcome()
+        self.created_at = now
+
+    # ------------------------------------------------------------------ public queries
+
+    @property
+    def status(self) -> str:
+        """``lobby``, ``playing``, ``paused`` (playing, no human connected) or ``between_games``."""
+        if self._status == "playing" and self.paused_at is not None:
+            return "paused"
+        return self._status
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+    @property
+    def is_empty(self) -> bool:
+        """No member is left: the server may drop the table."""
+        return not self.members
+
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat of ``player`` (None if not seated)."""
+        if player is None:
+            return None
+        for i, slot in enumerate(self.seats):
+            if slot.kind == "human" and slot.player == player:
+                return i
+        return None
+
+    def connected_players(self) -> list[str]:
+        """Members with at least one open connection: the recipients of broadcasts."""
+        return [m.player for m in self.members.values() if m.is_connected]
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` (or a bot turn) is next due; None if nothing is (or paused)."""
+        if self.is_paused or not self.deadlines:
+            return None
+        return min(d.at for d in self.deadlines.values())
+
+    # ------------------------------------------------------------------ inputs
+
+    def handle(self, player: str, data: object, now: float) -> Outcome:
+        """Apply one command from ``player``. Checks auth → seat → phase → legality → version,
+        then applies. A refused command changes nothing and returns an ``error`` reply."""
+        self._out = Outcome()
+        action_id = data.get("action_id") if isinstance(data, Mapping) else None
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        key = (player, action_id) if isinstance(action_id, str) else None
+        if key is not None and key in self.replies:
+            return Outcome(reply={**self.replies[key], "repeated": True})
+        try:
+            command = parse_command(data)
+            reply = self._dispatch(player, command, now)
+        except TableError as error:
+            self._out = Outcome()
+            reply = error_frame(
+                error,
+                command=kind if isinstance(kind, str) else None,
+                action_id=action_id if isinstance(action_id, str) else None,
+            )
+            if isinstance(error, _ChatError):
+                reply["reason"] = error.reason
+        else:
+            self._settle(now)
+        out = self._out
+        out.reply = reply
+        if key is not None:
+            self.replies[key] = reply
+            while len(self.replies) > self.config.replies_kept:
+                self.replies.popitem(last=False)
+        self._out = Outcome()
+        return out
+
+    def connect(self, player: str, now: float) -> Outcome:
+        """A connection of ``player`` opened. Send them :meth:`snapshot_for` afterwards.
+
+        A returning player takes their seat back at once; a paused table resumes."""
+        self._out = Outcome()
+        member = self.members.get(player)
+        if member is None:
+            return Outcome(reply=error_frame(_not_member(), command="connect", action_id=None))
+        member.connections += 1
+        if member.connections == 1:
+            self._emit("presence", {"player": player, "connected": True})
+            warned = self.deadlines.pop(f"grace_cancel:{player}", None)
+            self.deadlines.pop(f"grace_warn:{player}", None)
+            if warned is not None:
+                self._emit("player_returned", {"player": player, "seat": self.seat_of(player)})
+            if self.paused_at is not None:
+                self._resume(now)
+        self._settle(now)
+        return self._take()
+
+    def disconnect(self, player: str, now: float) -> Outcome:
+        """A connection of ``player`` closed. Their seat is kept; a bot plays for them."""
+        self._out = Outcome()
+        member = self.members.get(player)
+        if member is None or member.connections == 0:
+            return Outcome()
+        member.connections -= 1
+        if member.connections == 0:
+            self._emit("presence", {"player": player, "connected": False})
+            seat = self.seat_of(player)
+            if self._status == "playing" and seat is not None:
+                grace = self.rules.grace_seconds
+                self._arm(Deadline("grace_warn", now + grace, seat, player), f"grace_warn:{player}")
+            if self._status == "playing" and not self.connected_players():
+                self.paused_at = now
+                self._emit("paused", {})
+        self._settle(now)
+        return self._take()
+
+    def tick(self, now: float) -> Outcome:
+        """Fire every deadline due at ``now`` (none while paused)."""
+        self._out = Outcome()
+        for _ in range(64):
+            if self.is_paused:
+                break
+            due = [(d.at, key) for key, d in self.deadlines.items() if d.at <= now]
+            due = [(at, key) for at, key in due if not key.startswith("bot")]
+            if not due:
+                break
+            _, key = min(due)
+            self._fire(key, self.deadlines.pop(key), now)
+            self._settle(now)
+        self._settle(now)
+        return self._take()
+
+    def pending_bot_turns(self, now: float, *, claim: bool = True) -> list[BotTurn]:
+        """Bot decisions due at ``now``: compute them off the event loop, then call
+        :meth:`apply_bot_action`. With ``claim`` the same turn is not handed out twice
+        (until the game changes); a turn whose answer never comes is handed out again after
+        one more ``turn_seconds``."""
+        bot = self.deadlines.get("bot")
+        if bot is None or self.is_paused or bot.at > now or self.game is None:
+            return []
+        if claim:
+            if self._claimed == self.game_version:
+                return []
+            self._claimed = self.game_version
+        assert bot.seat is not None
+        slot = self.seats[bot.seat]
+        level = slot.level if slot.kind == "bot" and slot.level else self.config.timeout_bot_level
+        seed = hashlib.sha256(f"{self.id}/{self.game_number}/{self.game_version}".encode())
+        return [
+            BotTurn(
+                bot.seat,
+                view_of(self.game, bot.seat),
+                level,
+                self.game_version,
+                seed.hexdigest()[:16],
+            )
+        ]
+
+    def apply_bot_action(self, seat: int, action: Action, version: int, now: float) -> Outcome:
+        """Apply a bot's move made for ``version``; a stale or illegal one is dropped."""
+        self._out = Outcome()
+        self._claimed = None
+        bot = self.deadlines.get("bot")
+        if (
+            version != self.game_version
+            or bot is None
+            or bot.seat != seat
+            or self.game is None
+            or self.is_paused
+            or not isinstance(action, _PLAYER_ACTIONS)
+            or int(action.seat) != seat
+        ):
+            return Outcome()
+        if not self.game.can(action):
+            return Outcome()
+        slot = self.seats[seat]
+        self._apply_game_action(action, now, auto=slot.kind == "human")
+        self._settle(now)
+        return self._take()
+
+    def advance(self, now: float) -> Outcome:
+        """Synchronous convenience: :meth:`tick`, then run every due bot turn in this thread,
+        until nothing more is due at ``now``. Tests and simple scripts use it."""
+        total = self.tick(now)
+        for _ in range(10_000):
+            turns = self.pending_bot_turns(now)
+            if not turns:
+                break
+            for turn in turns:
+                total.merge(
+                    self.apply_bot_action(turn.seat, choose_bot_action(turn), turn.version, now)
+                )
+            total.merge(self.tick(now))
+        return total
+
+    # ------------------------------------------------------------------ outputs
+
+    def render(self, event: TableEvent, player: str | None) -> dict[str, Any] | None:
+        """The frame of ``event`` for ``player`` (None: a spectator), or None if not for them."""
+        if event.audience is not None and event.audience != player:
+            return None
+        data: dict[str, Any] | None
+        if event.engine is not None:
+            seat = (
+                event.seats.index(player) if player is not None and player in event.seats else None
+            )
+            data = event_for(event.engine, seat)
+            if data is None:
+                return None
+            data.update(event.data)
+        else:
+            data = dict(event.data)
+        data["kind"] = event.kind
+        return {"type": "event", "version": event.version, **data}
+
+    def events_since(self, version: int, player: str | None) -> list[dict[str, Any]] | None:
+        """Frames for every event after ``version`` for ``player``, or None if the log no
+        longer reaches back that far (or ``version`` is from the future): send a snapshot."""
+        if version > self.version or version < 0:
+            return None
+        if version == self.version:
+            return []
+        first = self.log[0].version if self.log else self.version + 1
+        if version + 1 < first:
+            return None
+        frames = []
+        for event in self.log:
+            if event.version > version:
+                frame = self.render(event, player)
+                if frame is not None:
+                    frames.append(frame)
+        return frames
+
+    def snapshot_for(self, player: str | None) -> dict[str, Any]:
+        """The whole table as ``player`` may see it (None: a spectator)."""
+        seat = self.seat_of(player)
+        game = None
+        if self.game is not None:
+            game = view_of(self.game, seat).to_dict()
+        turn = self._turn_info()
+        return {
+            "type": "snapshot",
+            "version": self.version,
+            "table": self.public_state(),
+            "you": {
+                "player": player,
+                "seat": seat,
+                "is_owner": player is not None and player == self.owner,
+                "is_member": player in self.members,
+            },
+            "game": game,
+            "turn": turn,
+            "commitment": self.commitment,
+            "chat": list(self.chat),
+        }
+
+    def public_state(self) -> dict[str, Any]:
+        """The room's public facts (no cards): for snapshots and room listings."""
+        return {
+            "id": self.id,
+            "code": self.code,
+            "owner": self.owner,
+            "status": self.status,
+            "rules": self.rules.to_dict(),
+            "preset": self.preset,
+            "members": [
+                {
+                    "player": m.player,
+                    "name": m.name,
+                    "connected": m.is_connected,
+                    "seat": self.seat_of(m.player),
+                }
+                for m in self.members.values()
+            ],
+            "seats": [self._seat_public(i) for i in range(4)],
+            "game_number": self.game_number,
+            "games": [r.to_dict() for r in self.results[-20:]],
+            "grace": [
+                {"player": d.player, "seat": d.seat, "cancel_at": d.at}
+                for key, d in self.deadlines.items()
+                if key.startswith("grace_cancel:")
+            ],
+        }
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole table as JSON data (server-side storage only: it holds hidden cards)."""
+        return {
+            "format": "hokm-table/1",
+            "id": self.id,
+            "code": self.code,
+            "config": self.config.to_dict(),
+            "owner": self.owner,
+            "members": [m.to_dict() for m in self.members.values()],
+            "seats": [s.to_dict() for s in self.seats],
+            "rules": self.rules.to_dict(),
+            "preset": self.preset,
+            "status": self._status,
+            "paused_at": self.paused_at,
+            "game": None if self.game is None else self.game.to_dict(),
+            "game_number": self.game_number,
+            "results": [r.to_dict() for r in self.results],
+            "version": self.version,
+            "game_version": self.game_version,
+            "deadlines": {k: d.to_dict() for k, d in self.deadlines.items()},
+            "left_this_game": [[p, s] for p, s in self.left_this_game],
+            "commitment": self.commitment,
+            "chat": list(self.chat),
+            "replies": [[p, a, r] for (p, a), r in self.replies.items()],
+            "created_at": self.created_at,
+        }
+
+    @classmethod
+    def from_dict(
+        cls, data: Mapping[str, Any], *, now: float, seed_source: SeedSource = new_seed
+    ) -> Table:
+        """Rebuild a table saved by :meth:`to_dict` after a restart. Nobody is connected yet,
+        so a game in progress is paused; every deadline is at least ``restore_grace`` away."""
+        if not isinstance(data, Mapping) or data.get("format") != "hokm-table/1":
+            raise InvalidNotationError("not a hokm-table/1 state")
+        try:
+            return cls._from_dict(data, now, seed_source)
+        except (KeyError, TypeError, IndexError) as exc:
+            raise InvalidNotationError(f"not a hokm-table/1 state: {exc!r}") from exc
+
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any], now: float, seed_source: SeedSource) -> Table:
+        config = TableConfig.from_dict(data["config"])
+        members = [Member(m["player"], m["name"]) for m in data["members"]]
+        table = cls(
+            data["id"],
+            data["code"],
+            owner=data["owner"] or "",
+            owner_name="",
+            now=float(data["created_at"]),
+            rules=RuleSet.from_dict(data["rules"]),
+            config=config,
+            seed_source=seed_source,
+        )
+        table.owner = data["owner"]
+        table.members = {m.player: m for m in members}
+        table.seats = [SeatSlot.from_dict(s) for s in data["seats"]]
+        table.preset = data["preset"]
+        table._status = data["status"]
+        table.game = None if data["game"] is None else Game.from_dict(data["game"])
+        table.game_number = int(data["game_number"])
+        table.results = [GameResult.from_dict(r) for r in data["results"]]
+        table.version = int(data["version"])
+        table.game_version = int(data["game_version"])
+        table.left_this_game = [(str(p), int(s)) for p, s in data["left_this_game"]]
+        table.commitment = data["commitment"]
+        table.chat.extend(data["chat"])
+        for p, a, r in data["replies"]:
+            table.replies[(p, a)] = r
+        paused_at = data["paused_at"]
+        shift = 0.0 if paused_at is None else max(0.0, now - float(paused_at))
+        grace = config.restore_grace
+        for key, raw in data["deadlines"].items():
+            d = Deadline.from_dict(raw)
+            table.deadlines[key] = Deadline(
+                d.kind, max(d.at + shift, now + grace), d.seat, d.player
+            )
+        if table._status == "playing":
+            table.paused_at = now  # resumes when a human connects
+        return table
+
+    # ------------------------------------------------------------------ internals: events
+
+    def _take(self) -> Outcome:
+        out, self._out = self._out, Outcome()
+        return out
+
+    def _emit(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        engine: Event | None = None,
+        audience: str | None = None,
+    ) -> TableEvent:
+        self.version += 1
+        seats = self._seat_players()
+        event = TableEvent(self.version, kind, data, engine, seats, audience)
+        self.log.append(event)
+        self._out.events.append(event)
+        return event
+
+    def _seat_players(self) -> tuple[str | None, str | None, str | None, str | None]:
+        p = [s.player if s.kind == "human" else None for s in self.seats]
+        return (p[0], p[1], p[2], p[3])
+
+    def _seat_public(self, seat: int) -> dict[str, Any]:
+        slot = self.seats[seat]
+        member = self.members.get(slot.player) if slot.player else None
+        return {
+            "seat": seat,
+            "kind": slot.kind,
+            "player": slot.player if slot.kind == "human" else None,
+            "name": member.name if member is not None and slot.kind == "human" else None,
+            "level": slot.level if slot.kind == "bot" else None,
+            "connected": member.is_connected if member is not None else None,
+            "away": slot.away,
+            "replaced": slot.replaced,
+        }
+
+    def _arm(self, deadline: Deadline, key: str | None = None) -> None:
+        self.deadlines[key or deadline.kind] = deadline
+
+    # ------------------------------------------------------------------ internals: commands
+
+    def _dispatch(self, player: str, cmd: Command, now: float) -> dict[str, Any]:
+        if cmd.type == "join":
+            self._cmd_join(player, cmd, now)
+        else:
+            if player not in self.members:
+                raise _not_member()
+            handler = getattr(self, f"_cmd_{cmd.type}")
+            handler(player, cmd, now)
+        self._touch(player, cmd)
+        return {
+            "type": "ok",
+            "command": cmd.type,
+            "action_id": cmd.action_id,
+            "version": self.version,
+        }
+
+    def _touch(self, player: str, cmd: Command) -> None:
+        """Any accepted command from a seated human shows they are here."""
+        if cmd.type in ("leave", "join", "chat"):
+            return
+        seat = self.seat_of(player)
+        if seat is None:
+            return
+        slot = self.seats[seat]
+        if slot.away or slot.missed:
+            was_away = slot.away
+            slot.away, slot.missed = False, 0
+            if was_away:
+                self._emit("player_back", {"player": player, "seat": seat})
+
+    def _require_owner(self, player: str, what: str) -> None:
+        if player != self.owner:
+            raise TableError(
+                "not_owner", f"only the owner can {what}", "فقط میزبان می‌تواند این کار را بکند"
+            )
+
+    def _require_not_playing(self, what: str) -> None:
+        if self._status == "playing":
+            raise TableError(
+                "wrong_status",
+                f"cannot {what} during a game",
+                "در طول بازی این کار ممکن نیست",
+            )
+
+    def _cmd_join(self, player: str, cmd: Command, now: float) -> None:
+        assert cmd.name is not None
+        member = self.members.get(player)
+        if member is not None:
+            if member.name != cmd.name:
+                member.name = cmd.name
+                self._emit("member_renamed", {"player": player, "name": cmd.name})
+            return
+        if len(self.members) >= self.config.max_members:
+            raise TableError("table_full", "this table is full")
+        self.members[player] = Member(player, cmd.name)
+        self._emit("member_joined", {"player": player, "name": cmd.name})
+        if self.owner is None:
+            self.owner = player
+            self._emit("owner_changed", {"owner": player})
+
+    def _cmd_leave(self, player: str, cmd: Command, now: float) -> None:
+        seat = self.seat_of(player)
+        forfeit = False
+        if seat is not None:
+            slot = self.seats[seat]
+            if self._status == "playing":
+                forfeit = True
+                self.left_this_game.append((player, seat))
+                self.seats[seat] = SeatSlot(
+                    "bot", None, self.config.timeout_bot_level, replaced=player
+                )
+            else:
+                self.seats[seat] = SeatSlot()
+            del slot
+        self.deadlines.pop(f"grace_warn:{player}", None)
+        self.deadlines.pop(f"grace_cancel:{player}", None)
+        member = self.members.pop(player)
+        self._emit("member_left", {"player": player, "seat": seat, "forfeit": forfeit})
+        if seat is not None:
+            self._emit("seat_changed", self._seat_public(seat))
+        if self.owner == player:
+            self._pass_ownership()
+        if member.is_connected and self._status == "playing" and not self.connected_players():
+            self.paused_at = now
+            self._emit("paused", {})
+
+    def _pass_ownership(self) -> None:
+        def rank(m: Member) -> tuple[int, int]:
+            return (0 if m.is_connected else 1, 0 if self.seat_of(m.player) is not None else 1)
+
+        candidates = sorted(self.members.values(), key=rank)
+        self.owner = candidates[0].player if candidates else None
+        self._emit("owner_changed", {"owner": self.owner})
+
+    def _target(self, player: str, cmd: Command, what: str) -> str:
+        """The member a seating command is about: the sender, or (owner only) another."""
+        target = cmd.player if cmd.player is not None else player
+        if target != player:
+            self._require_owner(player, f"{what} another player")
+            if target not in self.members:
+                raise TableError("not_member", f"{target!r} has not joined this table")
+        return target
+
+    def _cmd_sit(self, player: str, cmd: Command, now: float) -> None:
+        assert cmd.seat is not None
+        self._require_not_playing("change seats")
+        target = self._target(player, cmd, "seat")
+        if self.seats[cmd.seat].kind != "empty":
+            if self.seats[cmd.seat].player == target:
+                return
+            raise TableError("seat_taken", f"seat {cmd.seat} is taken")
+        old = self.seat_of(target)
+        if old is not None:
+            self.seats[old] = SeatSlot()
+            self._emit("seat_changed", self._seat_public(old))
+        self.seats[cmd.seat] = SeatSlot("human", target)
+        self._emit("seat_changed", self._seat_public(cmd.seat))
+
+    def _cmd_stand(self, player: str, cmd: Command, now: float) -> None:
+        self._require_not_playing("change seats")
+        target = self._target(player, cmd, "unseat")
+        seat = self.seat_of(target)
+        if seat is None:
+            raise TableError("not_seated", f"{target!r} has no seat")
+        self.seats[seat] = SeatSlot()
+        self._emit("seat_changed", self._seat_public(seat))
+
+    def _cmd_add_bot(self, player: str, cmd: Command, now: float) -> None:
+        assert cmd.seat is not None
+        self._require_owner(player, "add a bot")
+        self._require_not_playing("add a bot")
+        slot = self.seats[cmd.seat]
+        level = cmd.level or "medium"
+        if slot.kind == "human":
+            raise TableError("seat_taken", f"seat {cmd.seat} is taken by a player")
+        self.seats[cmd.seat] = SeatSlot("bot", None, level)
+        self._emit("seat_changed", self._seat_public(cmd.seat))
+
+    def _cmd_remove_bot(self, player: str, cmd: Command, now: float) -> None:
+        assert cmd.seat is not None
+        self._require_owner(player, "remove a bot")
+        self._require_not_playing("remove a bot")
+        if self.seats[cmd.seat].kind != "bot":
+            raise TableError("bad_seat", f"seat {cmd.seat} has no bot")
+        self.seats[cmd.seat] = SeatSlot()
+        self._emit("seat_changed", self._seat_public(cmd.seat))
+
+    def _cmd_set_rules(self, player: str, cmd: Command, now: float) -> None:
+        self._require_owner(player, "set the rules")
+        self._require_not_playing("change the rules")
+        spec: dict[str, Any] = dict(cmd.options)
+        if cmd.preset is not None:
+            spec["preset"] = cmd.preset
+        try:
+            rules = RuleSet.from_dict(spec)
+        except InvalidRulesError as exc:
+            raise TableError("bad_rules", str(exc)) from exc
+        self.rules = rules
+        self.preset = cmd.preset if not cmd.options else rules.preset_name()
+        self._emit("rules_changed", {"rules": rules.to_dict(), "preset": self.preset})
+
+    def _cmd_start(self, player: str, cmd: Command, now: float) -> None:
+        self._require_owner(player, "start the game")
+        if self._status != "lobby":
+            raise TableError("wrong_status", f"the table is {self.status}: start is for the lobby")
+        self._require_full()
+        self._begin_game(Game(self.rules), now)
+
+    def _require_full(self) -> None:
+        empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+        if empty:
+            raise TableError(
+                "not_ready",
+                f"seat {empty[0]} is empty: seat a player or a bot",
+                "همه‌ی صندلی‌ها باید پر باشند",
+            )
+
+    def _cmd_continue_game(self, player: str, cmd: Command, now: float) -> None:
+        self._require_owner(player, "continue")
+        if self._status != "between_games" or self.game is None:
+            raise TableError("wrong_status", "continue is for after a game")
+        self._require_full()
+        method = self.rules.next_game_hakem
+        previous = self.game
+        if method == "keep" and previous.hakem is not None:
+            game = Game(self.rules, hakem=previous.hakem, hakem_method="keep")
+        else:
+            game = Game(self.rules.replace(first_hakem="manual" if method == "keep" else method))
+        self._begin_game(game, now)
+
+    def _cmd_close_game(self, player: str, cmd: Command, now: float) -> None:
+        self._require_owner(player, "close the game")
+        if self._status == "playing":
+            self._end_game("closed", now)
+        elif self._status == "lobby":
+            raise TableError("wrong_status", "there is no game to close")
+        self._set_status("lobby")
+        self.game = None
+        self.commitment = None
+
+    def _cmd_choose_hakem(self, player: str, cmd: Command, now: float) -> None:
+        assert cmd.seat is not None
+        self._require_owner(player, "choose the hakem")
+        game = self.game
+        if self._status != "playing" or game is None or game.phase is not Phase.CHOOSE_HAKEM:
+            raise TableError("wrong_phase", "the first hakem is not being chosen now")
+        if game.rules.first_hakem != "manual":
+            raise TableError("wrong_phase", f"first_hakem is {game.rules.first_hakem}")
+        self._apply_game_action(SetHakem(Seat(cmd.seat)), now, auto=False)
+
+    def _cmd_back(self, player: str, cmd: Command, now: float) -> None:
+        if self.seat_of(player) is None:
+            raise TableError("not_seated", "you have no seat")
+
+    def _cmd_chat(self, player: str, cmd: Command, now: float) -> None:
+        if not self.flood.allow(player, now):
+            raise _chat_rejected("flood", code="rate_limited")
+        phrase = None
+        text = cmd.text
+        if cmd.phrase is not None:
+            if cmd.phrase not in PHRASES:
+                raise _chat_rejected("unknown_phrase")
+            phrase = cmd.phrase
+            text = None
+        else:
+            assert text is not None
+            problem = check_text(text, free_text=not self.in_hand)
+            if problem is not None:
+                raise _chat_rejected(problem.code)
+            text = text.strip()
+        message = {
+            "player": player,
+            "name": self.members[player].name,
+            "seat": self.seat_of(player),
+            "text": text,
+            "phrase": phrase,
+            "at": now,
+        }
+        event = self._emit("chat", message)
+        self.chat.append({**message, "version": event.version})
+
+    @property
+    def in_hand(self) -> bool:
+        """From the deal to the end of a hand: chat is limited to presets and emoji."""
+        return self._status == "playing" and self.game is not None and self.game.phase in _IN_HAND
+
+    def _cmd_action(self, player: str, cmd: Command, now: float) -> None:
+        assert cmd.action is not None and cmd.version is not None
+        seat = self.seat_of(player)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        raw = dict(cmd.action)
+        raw.setdefault("seat", seat)
+        try:
+            action = action_from_dict(raw)
+        except InvalidNotationError as exc:
+            raise TableError("bad_command", f"action: {exc}") from exc
+        if not isinstance(action, _PLAYER_ACTIONS):
+            raise TableError("bad_command", f"action: {action.type} is not a player's action")
+        if int(action.seat) != seat:
+            raise TableError("not_seated", f"you sit on seat {seat}, not seat {int(action.seat)}")
+        game = self.game
+        if self._status != "playing" or game is None:
+            raise TableError("wrong_status", "no game is being played")
+        if self.is_paused:  # pragma: no cover - a connected sender unpauses the table
+            raise TableError("wrong_status", "the game is paused")
+        try:
+            game.check(action)
+        except NotYourTurnError as exc:
+            raise TableError("not_your_turn", str(exc)) from exc
+        except WrongPhaseError as exc:
+            raise TableError("wrong_phase", str(exc)) from exc
+        except IllegalActionError as exc:
+            raise TableError("illegal", str(exc)) from exc
+        if cmd.version < self.game_version or cmd.version > self.version:
+            raise TableError(
+                "stale",
+                f"the game changed since version {cmd.version} (now {self.game_version}): "
+                "look again and retry",
+            )
+        self._apply_game_action(action, now, auto=False)
+
+    # ------------------------------------------------------------------ internals: the game
+
+    def _set_status(self, status: str) -> None:
+        if status != self._status:
+            self._status = status
+            if status != "playing":
+                self.paused_at = None
+            self._emit("status", {"status": self.status})
+
+    def _begin_game(self, game: Game, now: float) -> None:
+        self.game = game
+        self.game_number += 1
+        self.left_this_game = []
+        self.commitment = None
+        for slot in self.seats:
+            slot.missed, slot.away = 0, False
+        self._set_status("playing")
+        self._emit(
+            "game_started",
+            {
+                "game": self.game_number,
+                "rules": game.rules.to_dict(),
+                "seats": [self._seat_public(i) for i in range(4)],
+            },
+        )
+        self.game_version = self.version
+        if not self.connected_players():
+            self.paused_at = now
+            self._emit("paused", {})
+        if game.phase is Phase.CHOOSE_HAKEM and game.rules.first_hakem == "manual":
+            self._arm(Deadline("hakem", now + self.rules.turn_seconds))
+            self._emit(
+                "turn", {"kind": "hakem", "seat": None, "deadline": now + self.rules.turn_seconds}
+            )
+        for event in game.events:  # a kept hakem is already chosen
+            self._emit(event.kind, {}, engine=event)
+        if game.phase is Phase.DEAL:
+            self._arm(Deadline("deal", now + self.config.hand_pause))
+
+    def _apply_game_action(self, action: Action, now: float, *, auto: bool) -> None:
+        game = self.game
+        assert game is not None
+        events = game.apply(action)
+        self.deadlines.pop("turn", None)
+        self.deadlines.pop("bot", None)
+        self.deadlines.pop("hakem", None)
+        extra = {"auto": True} if auto else {}
+        for event in events:
+            self._emit(event.kind, dict(extra) if event.kind in _ACT_KINDS else {}, engine=event)
+            if isinstance(event, HandEnded):
+                self.commitment = None
+        self.game_version = self.version
+        if game.phase is Phase.DEAL and "deal" not in self.deadlines:
+            self._arm(Deadline("deal", now + self.config.hand_pause))
+
+    def _deal(self, now: float) -> None:
+        game = self.game
+        assert game is not None and game.hakem is not None
+        seed = self.seed_source()
+        self.commitment = seed_commitment(seed)
+        self._emit("deal_committed", {"hand": game.hand_number, "commitment": self.commitment})
+        self._apply_game_action(Deal.from_seed(seed, game.hakem), now, auto=False)
+
+    def _settle(self, now: float) -> None:
+        """Do every automatic step that is due and arm the deadline of the next decision."""
+        for _ in range(16):
+            game = self.game
+            if self._status != "playing" or game is None or self.is_paused:
+                return
+            if game.phase is Phase.GAME_OVER:
+                self._end_game("completed", now)
+                return
+            if game.phase is Phase.CHOOSE_HAKEM:
+                method = game.rules.first_hakem
+                if method == "manual":
+                    return
+                seed = self.seed_source()
+                chance: Action = (
+                    DrawAces.from_seed(seed) if method == "ace_draw" else SetHakem.from_seed(seed)
+                )
+                self._apply_game_action(chance, now, auto=False)
+                continue
+            if game.phase is Phase.DEAL:
+                deal = self.deadlines.get("deal")
+                if deal is None:
+                    self._arm(Deadline("deal", now + self.config.hand_pause))
+                    continue
+                if deal.at > now:
+                    return
+                del self.deadlines["deal"]
+                self._deal(now)
+                continue
+            self._arm_decision(now)
+            return
+
+    def _actor(self) -> tuple[str, int, bool] | None:
+        """The pending decision: (kind, seat, auto?) — auto when a bot makes it."""
+        game = self.game
+        assert game is not None
+        if game.phase is Phase.TRUMP:
+            assert game.hakem is not None
+            kind, seats = "trump", [int(game.hakem)]
+        elif game.phase is Phase.PLAY:
+            assert game.to_move is not None
+            kind, seats = "play", [int(game.to_move)]
+        elif game.phase is Phase.BAM:
+            assert game.bam_team is not None
+            kind, seats = "bam", [s for s in range(4) if s % 2 == game.bam_team]
+        else:
+            return None
+        humans = [s for s in seats if self._is_present_human(s)]
+        if humans:
+            return kind, humans[0], False
+        return kind, seats[0], True
+
+    def _is_present_human(self, seat: int) -> bool:
+        slot = self.seats[seat]
+        if slot.kind != "human" or slot.away or slot.player is None:
+            return False
+        member = self.members.get(slot.player)
+        return member is not None and member.is_connected
+
+    def _arm_decision(self, now: float) -> None:
+        actor = self._actor()
+        if actor is None:
+            return
+        kind, seat, auto = actor
+        current = self.deadlines.get("bot") or self.deadlines.get("turn")
+        wanted = "bot" if auto else "turn"
+        if current is not None and current.kind == wanted and current.seat == seat:
+            return
+        self.deadlines.pop("bot", None)
+        self.deadlines.pop("turn", None)
+        if auto:
+            at = now + self.config.bot_delay
+        else:
+            seconds = self.rules.trump_seconds if kind == "trump" else self.rules.turn_seconds
+            at = now + seconds
+        self._arm(Deadline(wanted, at, seat))
+        self._emit("turn", {"kind": kind, "seat": seat, "deadline": at, "auto": auto})
+
+    def _turn_info(self) -> dict[str, Any] | None:
+        for key in ("turn", "bot", "hakem"):
+            d = self.deadlines.get(key)
+            if d is not None and self.game is not None:
+                actor = self._actor()
+                kind = "hakem" if key == "hakem" else (actor[0] if actor else None)
+                return {"kind": kind, "seat": d.seat, "deadline": d.at, "auto": key == "bot"}
+        return None
+
+    def _fire(self, key: str, deadline: Deadline, now: float) -> None:
+        if deadline.kind == "turn":
+            assert deadline.seat is not None
+            slot = self.seats[deadline.seat]
+            slot.missed += 1
+            self._emit("timeout", {"seat": deadline.seat, "player": slot.player})
+            if slot.missed >= 2 and not slot.away:
+                slot.away = True
+                self._emit("player_away", {"player": slot.player, "seat": deadline.seat})
+            # The move is now a bot's, due at once.
+            self._arm(Deadline("bot", now, deadline.seat))
+        elif deadline.kind == "hakem":
+            seed = self.seed_source()
+            self._apply_game_action(SetHakem.from_seed(seed), now, auto=True)
+        elif deadline.kind == "deal":
+            self.deadlines[key] = deadline  # _settle deals it
+        elif deadline.kind == "grace_warn":
+            assert deadline.player is not None
+            cancel_at = now + self.rules.grace_seconds
+            self._arm(
+                Deadline("grace_cancel", cancel_at, deadline.seat, deadline.player),
+                f"grace_cancel:{deadline.player}",
+            )
+            self._emit(
+                "grace_warning",
+                {"player": deadline.player, "seat": deadline.seat, "cancel_at": cancel_at},
+            )
+        elif deadline.kind == "grace_cancel":
+            self._end_game("cancelled", now, abandoned=deadline.player)
+            self._set_status("lobby")
+            self.game = None
+
+    def _resume(self, now: float) -> None:
+        assert self.paused_at is not None
+        shift = now - self.paused_at
+        self.paused_at = None
+        self.deadlines = {
+            k: Deadline(d.kind, d.at + shift, d.seat, d.player) for k, d in self.deadlines.items()
+        }
+        self._emit("resumed", {})
+        turn = self._turn_info()
+        if turn is not None:
+            self._emit("turn", {k: v for k, v in turn.items()})
+
+    def _end_game(self, status: str, now: float, *, abandoned: str | None = None) -> None:
+        game = self.game
+        assert game is not None
+        results = tuple(r.result for r in game.hand_results)
+        players = self._seat_players()
+        b = [s.level if s.kind == "bot" else None for s in self.seats]
+        completed = status == "completed"
+        result = GameResult(
+            table_id=self.id,
+            game=self.game_number,
+            status=status,
+            winner_team=game.winner_team if completed else None,
+            score=(game.score[0], game.score[1]),
+            players=players,
+            bots=(b[0], b[1], b[2], b[3]),
+            results=results,
+            par_bam=completed and bool(results) and results[-1] == "par_bam",
+            left=tuple(self.left_this_game),
+            abandoned=abandoned,
+        )
+        names: list[str | None] = [
+            self.members[p].name if p is not None and p in self.members else None for p in players
+        ]
+        record = game_record(game, table=self.code, players=names)
+        for key in [k for k in self.deadlines if not k.startswith("grace_")] + [
+            k for k in self.deadlines if k.startswith("grace_")
+        ]:
+            self.deadlines.pop(key, None)
+        self.results.append(result)
+        self._out.results.append(result)
+        self._out.records.append(record)
+        self.commitment = None
+        for slot_index, slot in enumerate(self.seats):
+            if slot.replaced is not None:  # a bot that stood in for a leaver frees the seat
+                self.seats[slot_index] = SeatSlot("bot", None, slot.level)
+        if status != "completed":
+            self._emit(f"game_{status}", {"game": self.game_number, "abandoned": abandoned})
+        self._emit("game_result", result.to_dict())
+        self._set_status("between_games" if completed else "lobby")
+
+
+_ACT_KINDS = {"card_played", "trump_chosen", "bam_decided", "redealt", "hakem_chosen"}
+
+
+def _not_member() -> TableError:
+    return TableError("not_member", "join the table first")
+
+
+class _ChatError(TableError):
+    def __init__(self, reason: str, code: str) -> None:
+        r = rejection(reason)
+        super().__init__(code, r.message, r.message_fa)
+        self.reason = reason
+
+
+def _chat_rejected(reason: str, *, code: str = "chat_rejected") -> TableError:
+    return _ChatError(reason, code)

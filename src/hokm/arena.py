@@ -1,0 +1,370 @@
+"""The arena: two bots compared on duplicate boards, plus a match of whole games.
+
+A **board** is one deal (a seed and a hakem seat). It is played twice with the same cards in
+the same seats: first bot A holds seats 0 and 2 and bot B seats 1 and 3, then the teams swap.
+The luck of the cards cancels; what remains is the difference between the bots. For each
+board the arena records A's net points (A's points minus B's, summed over both plays) and the
+hands A won. The **match** plays whole games to the target with common random deals (each game
+seed played twice, teams swapped) and reports A's game-win rate with a Wilson interval.
+Every decision is timed per bot and per trick number.
+
+The logic is pure apart from the clock, which is injectable.
+
+>>> report = run_arena("rule", "random", boards=4, seed="doc", games=2)
+>>> report.boards, report.hands
+(4, 8)
+>>> report.net.mean > 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hokm.bots import Bot, EasyBot, NaiveBot, RandomBot, RuleBot, search_bot_class
+from hokm.engine import Deal, DrawAces, Game, Phase, RuleSet, Seat, SetHakem, view_of
+
+__all__ = [
+    "ArenaReport",
+    "Interval",
+    "TimingStats",
+    "bot_factory",
+    "mean_interval",
+    "run_arena",
+    "wilson_interval",
+]
+
+_SEATS = tuple(Seat)
+Clock = Callable[[], float]
+BotFactory = Callable[[str], Bot]
+Progress = Callable[[str, int, int, "ArenaReport"], None]
+
+# ---------------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """An estimate with a 95 % confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {"mean": self.mean, "low": self.low, "high": self.high}
+
+
+def mean_interval(values: list[float], *, z: float = 1.96) -> Interval:
+    """The mean with a normal-approximation 95 % interval.
+
+    >>> mean_interval([1.0, -1.0, 1.0, -1.0]).low < 0 < mean_interval([1.0, -1.0]).high
+    True
+    """
+    n = len(values)
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0)
+    mean = statistics.fmean(values)
+    if n == 1:
+        return Interval(mean, -math.inf, math.inf)
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half)
+
+
+def wilson_interval(wins: float, n: int, *, z: float = 1.96) -> Interval:
+    """The Wilson score interval of a proportion ``wins / n``.
+
+    >>> round(wilson_interval(50, 100).low, 3), round(wilson_interval(50, 100).high, 3)
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return Interval(0.0, 0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(slots=True)
+class TimingStats:
+    """Decision times of one bot, in seconds, overall and per trick number (0–12)."""
+
+    all: list[float] = field(default_factory=list)
+    by_trick: dict[int, list[float]] = field(default_factory=dict)
+
+    def add(self, trick: int | None, seconds: float) -> None:
+        self.all.append(seconds)
+        if trick is not None:
+            self.by_trick.setdefault(trick, []).append(seconds)
+
+    @staticmethod
+    def summary(values: list[float]) -> dict[str, float]:
+        if not values:
+            return {"n": 0, "median_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
+        ordered = sorted(values)
+        p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+        return {
+            "n": len(values),
+            "median_ms": statistics.median(ordered) * 1000,
+            "p95_ms": p95 * 1000,
+            "max_ms": ordered[-1] * 1000,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.summary(self.all),
+            "by_trick": {str(t): self.summary(v) for t, v in sorted(self.by_trick.items())},
+        }
+
+
+# ---------------------------------------------------------------------- bots by name
+
+
+def _parse_value(text: str) -> object:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+_CLASSES: dict[str, Callable[[], type[Bot]]] = {
+    "random": lambda: RandomBot,
+    "naive": lambda: NaiveBot,
+    "easy": lambda: EasyBot,
+    "rule": lambda: RuleBot,
+    "medium": lambda: RuleBot,
+    "search": search_bot_class,
+    "hard": search_bot_class,
+}
+
+
+def bot_factory(spec: str) -> BotFactory:
+    """A factory of bots from a spec ``name[:option=value,...]``, e.g. ``rule:lead_queen=off``.
+
+    Names: random, naive, easy, rule (= medium), search (= hard). Options are keyword
+    arguments of the bot class.
+
+    >>> bot_factory("rule:trump_policy=longest")("s").trump_policy
+    'longest'
+    """
+    name, _, opts = spec.partition(":")
+    if name not in _CLASSES:
+        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(_CLASSES)}")
+    cls = _CLASSES[name]()
+    kwargs: dict[str, object] = {}
+    for item in filter(None, opts.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bot option {item!r} is not key=value")
+        kwargs[key.strip()] = _parse_value(value.strip())
+
+    def make(seed: str) -> Bot:
+        return cls(seed=seed, **kwargs)
+
+    try:
+        make("check")
+    except TypeError as exc:
+        raise ValueError(f"bad options for bot {name!r}: {exc}") from exc
+    return make
+
+
+# ---------------------------------------------------------------------- playing
+
+
+class _Timed:
+    """Plays games with one bot per seat, timing each decision into per-label stats."""
+
+    def __init__(self, timings: dict[str, TimingStats], clock: Clock) -> None:
+        self.timings = timings
+        self.clock = clock
+
+    def step(self, game: Game, bots: list[Bot], labels: list[str]) -> None:
+        if game.phase is Phase.BAM:
+            assert game.bam_team is not None
+            leader = game.leader
+            seat = leader if leader is not None and leader.team == game.bam_team else None
+            seat = seat if seat is not None else _SEATS[game.bam_team]
+        else:
+            assert game.to_move is not None
+            seat = game.to_move
+        view = view_of(game, seat)
+        bot = bots[seat]
+        start = self.clock()
+        action = bot.act(view)
+        spent = self.clock() - start
+        trick = len(view.tricks) if view.phase is Phase.PLAY else None
+        self.timings[labels[seat]].add(trick, spent)
+        game.apply(action)  # raises IllegalActionError: an illegal move is a bug, never skipped
+
+
+def _play_hand(game: Game, runner: _Timed, bots: list[Bot], labels: list[str], seed: str) -> None:
+    """Play the game's current hand to its end (redeals get fresh seeds)."""
+    start = len(game.hand_results)
+    redeals = 0
+    while len(game.hand_results) == start and not game.is_over:
+        if game.phase is Phase.DEAL:
+            assert game.hakem is not None
+            deal_seed = seed if redeals == 0 else f"{seed}/redeal/{redeals}"
+            redeals += 1
+            game.apply(Deal.from_seed(deal_seed, game.hakem))
+        else:
+            runner.step(game, bots, labels)
+
+
+@dataclass(slots=True)
+class ArenaReport:
+    """What the arena measured (A is the first bot)."""
+
+    a: str
+    b: str
+    seed: str
+    rules: RuleSet
+    boards: int = 0
+    hands: int = 0
+    hands_won: int = 0
+    board_net: list[float] = field(default_factory=list)
+    results: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    games_won: int = 0
+    timings: dict[str, TimingStats] = field(default_factory=dict)
+
+    @property
+    def net(self) -> Interval:
+        """A's net points per board, with a 95 % interval."""
+        return mean_interval(self.board_net)
+
+    @property
+    def hand_rate(self) -> Interval:
+        return wilson_interval(self.hands_won, self.hands)
+
+    @property
+    def game_rate(self) -> Interval:
+        return wilson_interval(self.games_won, self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "boards": self.boards,
+            "net_points_per_board": self.net.to_dict(),
+            "hands": self.hands,
+            "hand_win_rate": self.hand_rate.to_dict(),
+            "results": dict(sorted(self.results.items())),
+            "games": self.games,
+            "games_won": self.games_won,
+            "game_win_rate": self.game_rate.to_dict(),
+            "decision_time": {label: t.to_dict() for label, t in self.timings.items()},
+        }
+
+
+def _labels(a: str, b: str) -> tuple[str, str]:
+    return ("A " + a, "B " + b) if a == b else (a, b)
+
+
+def run_arena(
+    a: str,
+    b: str,
+    *,
+    boards: int,
+    seed: str,
+    rules: RuleSet | None = None,
+    games: int | None = None,
+    progress: Progress | None = None,
+    clock: Clock = time.perf_counter,
+) -> ArenaReport:
+    """Compare bot specs ``a`` and ``b`` (see :func:`bot_factory`) on duplicate boards.
+
+    ``games`` whole games (rounded up to even: each game seed is played with both seatings;
+    default ``boards // 5``) give the match headline. ``progress(stage, done, total, report)``
+    is called after every board and game.
+    """
+    if boards < 0 or (games is not None and games < 0):
+        raise ValueError("boards and games must be ≥ 0")
+    rules = rules if rules is not None else RuleSet()
+    make = (bot_factory(a), bot_factory(b))
+    label_a, label_b = _labels(a, b)
+    report = ArenaReport(a, b, seed, rules)
+    report.timings = {label_a: TimingStats(), label_b: TimingStats()}
+    runner = _Timed(report.timings, clock)
+    for i in range(boards):
+        _play_board(report, runner, make, (label_a, label_b), f"{seed}/board/{i}", _SEATS[i % 4])
+        if progress is not None:
+            progress("boards", i + 1, boards, report)
+    n_games = max(boards // 5, 2) if games is None else games
+    n_games += n_games % 2
+    for j in range(n_games // 2):
+        for swap in (False, True):
+            _play_game(report, runner, make, (label_a, label_b), f"{seed}/game/{j}", swap)
+            if progress is not None:
+                progress("games", report.games, n_games, report)
+    return report
+
+
+def _seating(
+    make: tuple[BotFactory, BotFactory], labels: tuple[str, str], seed: str, swap: bool
+) -> tuple[list[Bot], list[str], int]:
+    """Bots and labels per seat; A holds seats 0 and 2 unless ``swap``. Returns A's team."""
+    team_a = 1 if swap else 0
+    bots: list[Bot] = []
+    names: list[str] = []
+    for s in _SEATS:
+        side = 0 if s.team == team_a else 1
+        bots.append(make[side](f"{seed}/{'AB'[side]}/{int(s)}"))
+        names.append(labels[side])
+    return bots, names, team_a
+
+
+def _play_board(
+    report: ArenaReport,
+    runner: _Timed,
+    make: tuple[BotFactory, BotFactory],
+    labels: tuple[str, str],
+    seed: str,
+    hakem: Seat,
+) -> None:
+    net = 0.0
+    for swap in (False, True):
+        bots, names, team_a = _seating(make, labels, seed, swap)
+        game = Game(report.rules, hakem=hakem)
+        _play_hand(game, runner, bots, names, seed)
+        result = game.hand_results[-1]
+        net += result.points[team_a] - result.points[1 - team_a]
+        report.hands += 1
+        report.hands_won += result.winner_team == team_a
+        report.results[result.result] = report.results.get(result.result, 0) + 1
+    report.board_net.append(net)
+    report.boards += 1
+
+
+def _play_game(
+    report: ArenaReport,
+    runner: _Timed,
+    make: tuple[BotFactory, BotFactory],
+    labels: tuple[str, str],
+    seed: str,
+    swap: bool,
+) -> None:
+    bots, names, team_a = _seating(make, labels, seed, swap)
+    game = Game(report.rules)
+    if report.rules.first_hakem == "ace_draw":
+        game.apply(DrawAces.from_seed(seed))
+    else:
+        game.apply(SetHakem.from_seed(seed))
+    while not game.is_over:
+        _play_hand(game, runner, bots, names, f"{seed}/hand/{game.hand_number}")
+    report.games += 1
+    report.games_won += game.winner_team == team_a

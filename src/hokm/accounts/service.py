@@ -1,0 +1,172 @@
+"""The account operations the server exposes: register, log in and out, passwords, profiles.
+
+No HTTP here: the server's ``accounts_api`` maps requests to these calls and
+:class:`~hokm.accounts.errors.AccountError` to error responses. Time comes from ``clock``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hokm.accounts.errors import (
+    InvalidCredentialsError,
+    InvalidInputError,
+    NotAuthenticatedError,
+)
+from hokm.accounts.rating import Tier
+from hokm.accounts.security import (
+    LoginLimiter,
+    Passwords,
+    check_display_name,
+    check_password,
+    check_username,
+    hash_token,
+    new_session_token,
+    username_key,
+)
+from hokm.accounts.store import AccountStore
+
+__all__ = ["SESSION_DAYS", "AccountService", "Session"]
+
+SESSION_DAYS = 30
+MAX_PAGE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    player_id: str
+    token: str  # the raw token: only ever sent to its owner, in a cookie
+    expires_at: int  # Unix ms
+
+
+class AccountService:
+    def __init__(
+        self,
+        store: AccountStore,
+        *,
+        passwords: Passwords | None = None,
+        limiter: LoginLimiter | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.passwords = passwords or Passwords()
+        self.limiter = limiter or LoginLimiter()
+        self.clock = clock
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    async def _new_session(self, player_id: str) -> Session:
+        token = new_session_token()
+        expires = self._now_ms() + SESSION_DAYS * 86_400_000
+        await self.store.create_session(hash_token(token), player_id, expires_at=expires)
+        return Session(player_id, token, expires)
+
+    async def register(
+        self,
+        username: object,
+        password: object,
+        *,
+        name: object = None,
+        guest_id: str | None = None,
+        guest_name: str | None = None,
+    ) -> Session:
+        """A new account (a guest's id, history and name are kept) and a session for it."""
+        user = check_username(username)
+        secret = check_password(password)
+        display = check_display_name(name) if name is not None else (guest_name or user)
+        stored = await self.passwords.hash(secret)
+        player_id = await self.store.create_account(
+            username=user, password_hash=stored, name=display, player_id=guest_id
+        )
+        return await self._new_session(player_id)
+
+    async def login(self, username: object, password: object, *, address: str) -> Session:
+        """A session for the right password. Wrong password and unknown user: the same error."""
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise InvalidInputError("username and password must be strings")
+        if len(username) > 64 or len(password) > 256:
+            raise InvalidCredentialsError()
+        key = username_key(username)
+        self.limiter.check(account=key, address=address, now=self.clock())
+        account = await self.store.account_by_username(username)
+        stored = account.password_hash if account is not None else None
+        if not await self.passwords.verify(stored, password) or account is None:
+            self.limiter.failed(account=key, address=address, now=self.clock())
+            raise InvalidCredentialsError()
+        self.limiter.succeeded(account=key)
+        if self.passwords.needs_rehash(account.password_hash):
+            await self.store.set_password(account.player_id, await self.passwords.hash(password))
+        return await self._new_session(account.player_id)
+
+    async def session_player(self, token: str | None) -> str | None:
+        """The player of a valid, unexpired session token."""
+        if not token or len(token) > 128:
+            return None
+        return await self.store.session_player(hash_token(token), now=self._now_ms())
+
+    async def logout(self, token: str | None) -> None:
+        if token:
+            await self.store.delete_sessions(token_hash=hash_token(token))
+
+    async def change_password(
+        self, player_id: str, old: object, new: object, *, current_token: str | None
+    ) -> None:
+        """Needs the old password; every other session of the account is logged out."""
+        if not isinstance(old, str):
+            raise InvalidInputError("old_password must be a string")
+        secret = check_password(new)
+        account = await self.store.account_by_id(player_id)
+        if account is None:
+            raise NotAuthenticatedError("log in with an account first")
+        if not await self.passwords.verify(account.password_hash, old):
+            raise InvalidCredentialsError("the old password is wrong")
+        await self.store.set_password(player_id, await self.passwords.hash(secret))
+        keep = hash_token(current_token) if current_token else None
+        await self.store.delete_sessions(player_id=player_id, keep=keep)
+
+    async def set_name(self, player_id: str, name: object) -> str:
+        display = check_display_name(name)
+        await self.store.set_name(player_id, display)
+        return display
+
+    async def profile(self, player_id: str, *, recent: int = 10) -> dict[str, Any]:
+        """Display name, rating and tier, account points, games played and won, recent games."""
+        found = await self.store.player(player_id)
+        if found is None:
+            raise InvalidInputError("no such player")
+        name, kind = found
+        account = await self.store.account_by_id(player_id)
+        rating = (await self.store.ratings([player_id]))[player_id]
+        return {
+            "player": {"id": player_id, "name": name, "kind": kind},
+            "username": account.username if account is not None else None,
+            **rating.to_dict(),
+            **await self.store.stats(player_id),
+            "recent_games": await self.store.recent_games(player_id, limit=recent),
+        }
+
+    async def leaderboard(
+        self, *, period: str, page: int, per_page: int, viewer: str | None
+    ) -> dict[str, Any]:
+        if period not in ("all", "week"):
+            raise InvalidInputError("period must be 'all' or 'week'")
+        if page < 1 or not 1 <= per_page <= MAX_PAGE:
+            raise InvalidInputError(f"page ≥ 1 and 1 ≤ per_page ≤ {MAX_PAGE}")
+        board = await self.store.leaderboard(
+            period=period,
+            offset=(page - 1) * per_page,
+            limit=per_page,
+            viewer=viewer,
+            now=self._now_ms(),
+        )
+        board.update(page=page, per_page=per_page)
+        return board
+
+
+def tiers() -> list[dict[str, object]]:
+    """The tiers, low to high, for the API and docs."""
+    return [tier.to_dict() for tier in Tier]

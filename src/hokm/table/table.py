@@ -132,7 +132,8 @@ class Table:
         self.log: deque[TableEvent] = deque(maxlen=self.config.log_size)
         self.replies: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self.flood = FloodLimiter()
-        self._claimed: int | None = None  # game_version of a bot turn handed out
+        self._claim: tuple[int, float] | None = None  # (game_version, when) of a handed-out turn
+        self.forced_version: int | None = None  # game_version whose decision timed out
         self._out: Outcome = Outcome()
         self.created_at = now
 
@@ -168,10 +169,24 @@ class Table:
         return [m.player for m in self.members.values() if m.is_connected]
 
     def next_deadline(self) -> float | None:
-        """When :meth:`tick` (or a bot turn) is next due; None if nothing is (or paused)."""
+        """When :meth:`tick` or :meth:`pending_bot_turns` next has something to do; None if
+        nothing is due (or paused). A bot turn already handed out counts from its re-issue
+        time."""
         if self.is_paused or not self.deadlines:
             return None
-        return min(d.at for d in self.deadlines.values())
+        times = [d.at for k, d in self.deadlines.items() if k != "bot"]
+        bot = self.deadlines.get("bot")
+        if bot is not None:
+            claim = self._claim
+            if claim is not None and claim[0] == self.game_version:
+                times.append(claim[1] + self._reclaim_seconds)
+            else:
+                times.append(bot.at)
+        return min(times) if times else None
+
+    @property
+    def _reclaim_seconds(self) -> float:
+        return float(self.rules.turn_seconds)
 
     # ------------------------------------------------------------------ inputs
 
@@ -253,7 +268,7 @@ class Table:
             if self.is_paused:
                 break
             due = [(d.at, key) for key, d in self.deadlines.items() if d.at <= now]
-            due = [(at, key) for at, key in due if not key.startswith("bot")]
+            due = [(at, key) for at, key in due if key not in ("bot", "deal")]
             if not due:
                 break
             _, key = min(due)
@@ -271,9 +286,14 @@ class Table:
         if bot is None or self.is_paused or bot.at > now or self.game is None:
             return []
         if claim:
-            if self._claimed == self.game_version:
+            held = self._claim
+            if (
+                held is not None
+                and held[0] == self.game_version
+                and now < held[1] + self._reclaim_seconds
+            ):
                 return []
-            self._claimed = self.game_version
+            self._claim = (self.game_version, now)
         assert bot.seat is not None
         slot = self.seats[bot.seat]
         level = slot.level if slot.kind == "bot" and slot.level else self.config.timeout_bot_level
@@ -291,7 +311,7 @@ class Table:
     def apply_bot_action(self, seat: int, action: Action, version: int, now: float) -> Outcome:
         """Apply a bot's move made for ``version``; a stale or illegal one is dropped."""
         self._out = Outcome()
-        self._claimed = None
+        self._claim = None
         bot = self.deadlines.get("bot")
         if (
             version != self.game_version
@@ -435,6 +455,7 @@ class Table:
             "results": [r.to_dict() for r in self.results],
             "version": self.version,
             "game_version": self.game_version,
+            "forced_version": self.forced_version,
             "deadlines": {k: d.to_dict() for k, d in self.deadlines.items()},
             "left_this_game": [[p, s] for p, s in self.left_this_game],
             "commitment": self.commitment,
@@ -480,6 +501,7 @@ class Table:
         table.results = [GameResult.from_dict(r) for r in data["results"]]
         table.version = int(data["version"])
         table.game_version = int(data["game_version"])
+        table.forced_version = data.get("forced_version")
         table.left_this_game = [(str(p), int(s)) for p, s in data["left_this_game"]]
         table.commitment = data["commitment"]
         table.chat.extend(data["chat"])
@@ -691,7 +713,9 @@ class Table:
     def _cmd_set_rules(self, player: str, cmd: Command, now: float) -> None:
         self._require_owner(player, "set the rules")
         self._require_not_playing("change the rules")
-        spec: dict[str, Any] = dict(cmd.options)
+        # Options apply on top of the preset if one is named, else on top of the rules in force.
+        spec: dict[str, Any] = {} if cmd.preset is not None else self.rules.to_dict()
+        spec.update(cmd.options)
         if cmd.preset is not None:
             spec["preset"] = cmd.preset
         try:
@@ -699,7 +723,7 @@ class Table:
         except InvalidRulesError as exc:
             raise TableError("bad_rules", str(exc)) from exc
         self.rules = rules
-        self.preset = cmd.preset if not cmd.options else rules.preset_name()
+        self.preset = rules.preset_name()
         self._emit("rules_changed", {"rules": rules.to_dict(), "preset": self.preset})
 
     def _cmd_start(self, player: str, cmd: Command, now: float) -> None:
@@ -849,6 +873,13 @@ class Table:
             },
         )
         self.game_version = self.version
+        for seat, slot in enumerate(self.seats):
+            member = self.members.get(slot.player) if slot.player is not None else None
+            if slot.kind == "human" and member is not None and not member.is_connected:
+                at = now + self.rules.grace_seconds
+                self._arm(
+                    Deadline("grace_warn", at, seat, member.player), f"grace_warn:{member.player}"
+                )
         if not self.connected_players():
             self.paused_at = now
             self._emit("paused", {})
@@ -950,6 +981,8 @@ class Table:
         if actor is None:
             return
         kind, seat, auto = actor
+        if self.forced_version == self.game_version and "bot" in self.deadlines:
+            return  # this decision timed out: the bot makes it
         current = self.deadlines.get("bot") or self.deadlines.get("turn")
         wanted = "bot" if auto else "turn"
         if current is not None and current.kind == wanted and current.seat == seat:
@@ -983,12 +1016,11 @@ class Table:
                 slot.away = True
                 self._emit("player_away", {"player": slot.player, "seat": deadline.seat})
             # The move is now a bot's, due at once.
+            self.forced_version = self.game_version
             self._arm(Deadline("bot", now, deadline.seat))
         elif deadline.kind == "hakem":
             seed = self.seed_source()
             self._apply_game_action(SetHakem.from_seed(seed), now, auto=True)
-        elif deadline.kind == "deal":
-            self.deadlines[key] = deadline  # _settle deals it
         elif deadline.kind == "grace_warn":
             assert deadline.player is not None
             cancel_at = now + self.rules.grace_seconds

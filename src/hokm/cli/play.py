@@ -1,0 +1,353 @@
+"""``hokm play``: a game in the terminal against three bots, for people without a browser.
+
+You sit South (seat 0); your partner is North (seat 2); East (seat 1, on your right) plays
+after you, West (seat 3) before you. Play a card by its notation (``QH``, ``10h``, ``q♥``) or
+by its number in your hand; ``a`` lets the bot play for you, ``?`` shows its suggestion,
+``h`` shows the help, ``q`` quits.
+
+    hokm play --level medium --preset classic
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from hokm.bots import LEVELS, Bot, RuleBot, legal_actions_of, make_bot
+from hokm.bots.knowledge import current_winner
+from hokm.engine import (
+    PRESETS,
+    Action,
+    Card,
+    ChooseTrump,
+    Deal,
+    DecideBam,
+    DrawAces,
+    Game,
+    HokmError,
+    Phase,
+    Play,
+    RequestRedeal,
+    RuleSet,
+    Seat,
+    SeatView,
+    SetHakem,
+    Suit,
+    new_seed,
+    view_of,
+)
+
+__all__ = ["PlaySession", "register", "run"]
+
+HUMAN = Seat(0)
+NAMES = {0: "You", 1: "East", 2: "North", 3: "West"}
+HELP = (
+    "Commands: a card (QH, 10h, q♥) or its number in your hand · a = the bot plays for you · "
+    "? = the bot's suggestion · h = help · q = quit"
+)
+
+
+class Quit(Exception):
+    """The player quit (or the input ended)."""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against three bots",
+        description="Play Hokm in the terminal: you and a bot partner against two bots.",
+    )
+    parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level (medium)")
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
+    parser.add_argument("--target", type=int, help="points to win the game (preset's default)")
+    parser.add_argument("--seed", help="seed of the deals (default: a fresh random seed)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
+    try:
+        rules = RuleSet.preset(args.preset or "platform-a")
+        if args.target is not None:
+            rules = rules.replace(target_points=args.target)
+    except HokmError as exc:
+        print(f"hokm play: {exc}", file=out)
+        return 2
+    session = PlaySession(rules, level=args.level, seed=args.seed or new_seed(), inp=inp, out=out)
+    try:
+        session.play_game()
+    except Quit:
+        print("\nGoodbye.", file=out)
+    except BrokenPipeError:
+        return 1
+    return 0
+
+
+class PlaySession:
+    """One game between the terminal player (South) and three bots."""
+
+    def __init__(self, rules: RuleSet, *, level: str, seed: str, inp: TextIO, out: TextIO) -> None:
+        self.rules = rules
+        self.level = level
+        self.seed = seed
+        self.inp = inp
+        self.out = out
+        self.bots: list[Bot] = [make_bot(level, seed=f"{seed}/{s}") for s in range(4)]
+        self.helper = RuleBot(seed=f"{seed}/hint")
+        self.game = Game(rules)
+
+    # ------------------------------------------------------------------ output and input
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def ask(self, prompt: str) -> str:
+        print(prompt, end="", file=self.out, flush=True)
+        line = self.inp.readline()
+        if not line:
+            raise Quit
+        text = line.strip()
+        if not self.inp.isatty():
+            print(text, file=self.out)  # echo piped input so the transcript reads well
+        if text.lower() in ("q", "quit", "exit"):
+            raise Quit
+        return text
+
+    # ------------------------------------------------------------------ the game
+
+    def play_game(self) -> None:
+        game = self.game
+        self.say(f"Hokm — you (South) and North against East and West; bots: {self.level}.")
+        self.say(f"Rules: {self._rules_line()}   seed: {self.seed}")
+        self.say(HELP)
+        self._first_hakem()
+        while not game.is_over:
+            if game.phase is Phase.DEAL:
+                assert game.hakem is not None
+                n = sum(1 for a in game.history if isinstance(a, Deal))
+                game.apply(Deal.from_seed(f"{self.seed}/deal/{n}", game.hakem))
+                self._announce_hand()
+                continue
+            self._step()
+        winner = game.winner_team
+        self.say(
+            f"\nGame over: {'you and North' if winner == 0 else 'East and West'} win "
+            f"{game.score[0]}–{game.score[1]}."
+        )
+
+    def _rules_line(self) -> str:
+        r = self.rules
+        name = r.preset_name() or "custom"
+        bam = f"bam on ({r.failed_bam})" if r.bam else "no bam"
+        return f"{name}, to {r.target_points}, kot {r.kot_points}/{r.hakem_kot_points}, {bam}"
+
+    def _first_hakem(self) -> None:
+        game = self.game
+        if self.rules.first_hakem == "ace_draw":
+            draw = DrawAces.from_seed(self.seed)
+            game.apply(draw)
+            shown = " ".join(
+                f"{NAMES[(draw.start + i) % 4]}:{c.pretty}" for i, c in enumerate(draw.cards)
+            )
+            self.say(f"Ace draw: {shown}")
+        else:
+            game.apply(SetHakem.from_seed(self.seed))
+        assert game.hakem is not None
+        self.say(f"First hakem: {NAMES[game.hakem]}.")
+
+    def _announce_hand(self) -> None:
+        game = self.game
+        assert game.hakem is not None
+        self.say(
+            f"\n=== Hand {game.hand_number + 1} · hakem {NAMES[game.hakem]} · "
+            f"score you+North {game.score[0]} – {game.score[1]} East+West ==="
+        )
+
+    def _step(self) -> None:
+        game = self.game
+        if game.phase is Phase.BAM:
+            assert game.bam_team is not None
+            seat = HUMAN if game.bam_team == HUMAN.team else Seat(1)
+        else:
+            assert game.to_move is not None
+            seat = game.to_move
+        view = view_of(game, seat)
+        action = self._human(view) if seat == HUMAN else self.bots[seat].act(view)
+        before = len(game.tricks)
+        hands = len(game.hand_results)
+        game.apply(action)
+        self._narrate(seat, action, before, hands)
+
+    def _narrate(self, seat: Seat, action: Action, tricks_before: int, hands: int) -> None:
+        game = self.game
+        if isinstance(action, ChooseTrump):
+            self.say(f"{NAMES[seat]} names trump: {action.suit.symbol} {action.suit.name.lower()}")
+            if game.phase is Phase.DEAL:
+                self.say("A player holds no trump: the cards are dealt again.")
+        elif isinstance(action, RequestRedeal):
+            self.say(f"{NAMES[seat]} asks for a new deal (weak five).")
+        elif isinstance(action, DecideBam):
+            self.say(f"{NAMES[seat]} {'goes on for bam!' if action.go else 'stops at the kot.'}")
+        elif isinstance(action, Play):
+            self.say(f"  {NAMES[seat]} {_verb(seat, 'play')} {action.card.pretty}")
+        if len(game.tricks) > tricks_before or len(game.hand_results) > hands:
+            trick = self._last_trick(hands)
+            if trick is not None:
+                who = trick[0]
+                self.say(f"  -> {NAMES[who]} {_verb(who, 'win')} the trick with {trick[1].pretty}")
+        if len(game.hand_results) > hands:
+            self._hand_over()
+
+    def _last_trick(self, hands: int) -> tuple[Seat, Card] | None:
+        game = self.game
+        if len(game.hand_results) > hands:
+            result = game.hand_results[-1]
+            if not result.trick_winners:
+                return None
+            # The last trick of a finished hand: its winner and winning card.
+            plays = result.plays
+            n = len(result.trick_winners)
+            cards = plays[4 * (n - 1) : 4 * n]
+            winner = result.trick_winners[-1]
+            leader = result.hakem if n == 1 else result.trick_winners[-2]
+            return winner, cards[(winner - leader) % 4]
+        t = game.tricks[-1]
+        return t.winner, t.cards[(t.winner - t.leader) % 4]
+
+    def _hand_over(self) -> None:
+        r = self.game.hand_results[-1]
+        who = "You and North" if r.winner_team == 0 else "East and West"
+        self.say(
+            f"Hand over: {who} win ({r.result.replace('_', ' ')}), tricks "
+            f"{r.tricks[0]}–{r.tricks[1]}, points {r.points[0]}–{r.points[1]}; "
+            f"score {r.score[0]}–{r.score[1]}."
+        )
+
+    # ------------------------------------------------------------------ the human's turn
+
+    def _human(self, view: SeatView) -> Action:
+        if view.phase is Phase.TRUMP:
+            return self._ask_trump(view)
+        if view.phase is Phase.BAM:
+            return self._ask_bam(view)
+        return self._ask_card(view)
+
+    def _ask_trump(self, view: SeatView) -> Action:
+        self.say(f"You are hakem. Your first five: {self._cards(view.hand)}")
+        redeal = any(a["type"] == "request_redeal" for a in view.legal)
+        hint = self.helper.act(view)
+        extra = ", r = ask for a new deal" if redeal else ""
+        while True:
+            text = self.ask(f"Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣{extra}; a = bot's choice): ")
+            if text.lower() in ("a", "?"):
+                return hint
+            if text in ("1", "2", "3", "4"):
+                return ChooseTrump(HUMAN, list(Suit)[int(text) - 1])
+            if redeal and text.lower() == "r":
+                return RequestRedeal(HUMAN)
+            try:
+                return ChooseTrump(HUMAN, Suit.parse(text))
+            except HokmError as exc:
+                self.say(f"  {exc}")
+
+    def _ask_bam(self, view: SeatView) -> Action:
+        hint = self.helper.decide_bam(view)
+        while True:
+            text = self.ask(
+                f"7–0! Go on for bam (all 13 tricks)? y/n (bot says {'y' if hint else 'n'}): "
+            ).lower()
+            if text in ("y", "yes", "n", "no", "a"):
+                go = hint if text == "a" else text.startswith("y")
+                return DecideBam(HUMAN, go)
+            self.say("  answer y or n")
+
+    def _ask_card(self, view: SeatView) -> Action:
+        self._show_table(view)
+        legal = {a.card for a in legal_actions_of(view) if isinstance(a, Play)}
+        while True:
+            text = self.ask("Your card: ")
+            if text.lower() in ("h", "help"):
+                self.say(HELP)
+                continue
+            if text in ("?", "a"):
+                card = self.helper.choose_card(view)
+                if text == "?":
+                    self.say(f"  the bot would play {card.pretty}")
+                    continue
+                return Play(HUMAN, card)
+            card_or_error = _parse_choice(text, view.hand)
+            if isinstance(card_or_error, str):
+                self.say(f"  {card_or_error}")
+                continue
+            if card_or_error not in legal:
+                led = view.trick[0][1].suit
+                self.say(
+                    f"  you must follow suit {led.symbol}: play one of "
+                    f"{self._cards([c for c in view.hand if c in legal])}"
+                )
+                continue
+            return Play(HUMAN, card_or_error)
+
+    def _cards(self, cards: Any) -> str:
+        return " ".join(c.pretty for c in cards)
+
+    def _show_table(self, view: SeatView) -> None:
+        assert view.trump is not None and view.hakem is not None
+        trump = view.trump
+        us, them = view.tricks_won
+        self.say("")
+        self.say(
+            f"Trump {trump.symbol} · hakem {NAMES[view.hakem]} · tricks you+North {us} – "
+            f"{them} East+West · score {view.score[0]}–{view.score[1]} "
+            f"(to {self.rules.target_points})"
+        )
+        played = {seat: card for seat, card in view.trick}
+        sizes = view.hand_sizes
+
+        def slot(seat: int) -> str:
+            card = played.get(Seat(seat))
+            return card.pretty if card is not None else "··"
+
+        self.say(f"              North ({sizes[2]:2d})  {slot(2)}")
+        self.say(f"  West ({sizes[3]:2d}) {slot(3):>4}          {slot(1):<4} East ({sizes[1]:2d})")
+        self.say(f"                   You  {slot(0)}")
+        if view.trick:
+            winner, card = current_winner(view.trick, trump)
+            self.say(
+                f"  led {view.trick[0][1].suit.symbol}; {NAMES[winner]} winning with {card.pretty}"
+            )
+        legal = {Card.parse(a["card"]) for a in view.legal if a["type"] == "play"}
+        shown = [
+            f"{i}:{c.pretty}" if c in legal else f"({i}:{c.pretty})"
+            for i, c in enumerate(view.hand, 1)
+        ]
+        self.say("Your hand: " + "  ".join(shown))
+        if len(legal) < len(view.hand):
+            self.say("           (cards in brackets cannot be played now)")
+
+
+def _verb(seat: Seat, verb: str) -> str:
+    return verb if seat == HUMAN else verb + "s"
+
+
+def _parse_choice(text: str, hand: tuple[Card, ...]) -> Card | str:
+    """The card meant by ``text`` (notation or 1-based number in ``hand``), or an error."""
+    if not text:
+        return "type a card such as QH or its number; h for help"
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(hand):
+            return hand[n - 1]
+        return f"no card number {n}: choose 1–{len(hand)}"
+    normal = text
+    for symbol, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
+        normal = normal.replace(symbol, letter)
+    try:
+        card = Card.parse(normal)
+    except HokmError as exc:
+        return str(exc)
+    if card not in hand:
+        return f"you do not hold {card.pretty}"
+    return card

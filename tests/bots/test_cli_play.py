@@ -1,0 +1,73 @@
+"""``hokm play`` driven through its input: a whole game, bad input, quitting."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+
+from hokm.cli import play
+
+
+def _run(lines: str, **options: object) -> tuple[int, str]:
+    args = argparse.Namespace(
+        level=options.get("level", "medium"),
+        preset=options.get("preset"),
+        target=options.get("target", 1),
+        seed=options.get("seed", "cli-test"),
+    )
+    out = io.StringIO()
+    code = play.run(args, inp=io.StringIO(lines), out=out)
+    return code, out.getvalue()
+
+
+def test_a_whole_game_played_by_the_auto_command_ends_with_a_winner() -> None:
+    """Answering 'a' at every prompt plays a full game to the target."""
+    code, text = _run("a\n" * 400, target=2, preset="classic")
+    assert code == 0
+    assert "Game over:" in text
+    assert "Trump" in text and "hakem" in text and "Your hand:" in text
+    assert any(symbol in text for symbol in "♠♥♦♣")
+
+
+def test_bad_input_is_explained_and_nothing_changes() -> None:
+    """Unknown cards, numbers out of range and cards not held get a clear message."""
+    code, text = _run("ZZ\n99\nAS\nh\n?\nq\n", seed="bad-input")
+    assert code == 0
+    assert "invalid card 'ZZ'" in text
+    assert "no card number 99" in text
+    assert "you do not hold" in text or "must follow suit" in text or "Your card: AS" in text
+    assert "Commands:" in text
+    assert "the bot would play" in text
+    assert "Goodbye." in text
+    assert "Traceback" not in text
+
+
+def test_cards_by_number_and_notation_are_accepted() -> None:
+    """Typing every number 1–13 in turn always finds a legal card, so the game goes on."""
+    numbers = "".join(f"{n}\n" for n in range(1, 14)) * 40
+    code, text = _run(numbers, seed="numbers", target=1)
+    assert code == 0
+    assert "Game over:" in text
+    assert "  You play " in text
+
+
+def test_end_of_input_quits_cleanly() -> None:
+    code, text = _run("")
+    assert code == 0
+    assert text.rstrip().endswith("Goodbye.")
+
+
+def test_hokm_play_runs_as_a_command_reading_stdin() -> None:
+    """The real command, fed by a pipe, plays a short game against easy bots."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "hokm", "play", "--level", "easy", "--target", "1", "--seed", "x"],
+        input="a\n" * 200,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Game over:" in proc.stdout

@@ -17,11 +17,13 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hokm.accounts.matchmaking import MatchmakingConfig, QuickMatchQueue
-from hokm.accounts.rating import RatedGame, Rating, rating_updates, tier_of
+from hokm.accounts.rating import RatedGame, Rating, Tier, rating_updates, tier_of
 
 __all__ = ["SimulationReport", "kendall_tau", "simulate"]
 
@@ -92,10 +94,8 @@ def simulate(
     quarter = max(1, players // 4)
     best_true = set(sorted(names, key=lambda p: -skill[p])[:quarter])
     best_rated = set(sorted(names, key=lambda p: -ratings[p].mu)[:quarter])
-    tiers: dict[str, int] = {}
-    for p in names:
-        tier = tier_of(ratings[p]).english
-        tiers[tier] = tiers.get(tier, 0) + 1
+    counts = Counter(tier_of(ratings[p]) for p in names)
+    tiers = {tier.english: counts[tier] for tier in Tier if counts[tier]}
     return SimulationReport(
         players=players,
         games=played,
@@ -112,12 +112,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--spread", type=float, default=1.0, help="sd of hidden skill")
+    parser.add_argument("--runs", type=int, default=1, help="seeds seed, seed+1, …; median tau")
     args = parser.parse_args(argv)
-    print(
-        simulate(
-            players=args.players, games=args.games, seed=args.seed, spread=args.spread
-        ).to_text()
-    )
+    taus = []
+    for run in range(args.runs):
+        report = simulate(
+            players=args.players, games=args.games, seed=args.seed + run, spread=args.spread
+        )
+        taus.append(report.tau_mu)
+        print(f"seed {args.seed + run}: {report.to_text()}")
+    if args.runs > 1:
+        print(f"median Kendall tau (mu) over {args.runs} runs: {statistics.median(taus):.3f}")
     return 0
 
 

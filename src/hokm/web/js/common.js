@@ -1,0 +1,138 @@
+// Shared helpers: refusal messages, bot levels, rule options, chat phrases.
+import { h } from "./dom.js";
+import { has, lang, num, t } from "./i18n.js";
+import { api } from "./net.js";
+
+/** A readable message for a server refusal (error frame or ServerError), in the active language. */
+export function refusal(err) {
+  if (!err) return t("offline");
+  if (lang() === "fa" && typeof err.message_fa === "string" && err.message_fa) {
+    return err.message_fa;
+  }
+  const msg = err.messages ?? err.message;
+  if (msg && typeof msg === "object") return msg[lang()] || msg.en || err.code;
+  if (typeof msg === "string" && msg) return msg;
+  return err.code || t("error");
+}
+
+let rulesInfo = null;
+
+/** GET /api/rules (cached): the options, their types and the bot levels. */
+export async function rulesMeta() {
+  if (rulesInfo) return rulesInfo;
+  try {
+    rulesInfo = await api("/api/rules");
+  } catch {
+    rulesInfo = { options: [] };
+  }
+  return rulesInfo;
+}
+
+export async function botLevels() {
+  const meta = await rulesMeta();
+  const levels = meta.bot_levels ?? [];
+  return levels.map((l) => (typeof l === "string" ? l : l.name ?? l.level)).filter(Boolean);
+}
+
+export function levelLabel(level) {
+  return has(`level_${level}`) ? t(`level_${level}`) : level;
+}
+
+let presetsInfo = null;
+
+export async function presets() {
+  if (presetsInfo) return presetsInfo;
+  try {
+    presetsInfo = (await api("/api/presets")).presets ?? {};
+  } catch {
+    presetsInfo = {};
+  }
+  return presetsInfo;
+}
+
+export function presetLabel(name) {
+  return has(`preset_${name}`) ? t(`preset_${name}`) : name;
+}
+
+export const OPTION_ORDER = [
+  "target_points",
+  "kot_points",
+  "hakem_kot_points",
+  "bam",
+  "failed_bam",
+  "first_hakem",
+  "next_game_hakem",
+  "hakem_may_redeal_weak_five",
+  "redeal_if_player_has_no_trump",
+  "trump_seconds",
+  "turn_seconds",
+  "grace_seconds",
+];
+
+export function optionLabel(name) {
+  return has(`opt_${name}`) ? t(`opt_${name}`) : name;
+}
+
+export function optionValue(value) {
+  if (value === true) return t("val_on");
+  if (value === false) return t("val_off");
+  if (typeof value === "number") return num(value);
+  if (typeof value === "string" && has(`val_${value}`)) return t(`val_${value}`);
+  return String(value);
+}
+
+/** The rules in force as a definition list. */
+export function rulesList(rules, preset) {
+  if (!rules) return null;
+  return h(
+    "dl.rules-list",
+    {},
+    preset ? [h("dt", {}, t("preset")), h("dd", {}, presetLabel(preset))] : null,
+    OPTION_ORDER.filter((k) => k in rules).map((k) => [
+      h("dt", {}, optionLabel(k)),
+      h("dd", {}, optionValue(rules[k])),
+    ]),
+  );
+}
+
+const FALLBACK_PHRASES = [
+  { id: "hi", fa: "سلام", en: "Hi" },
+  { id: "gl", fa: "موفق باشید", en: "Good luck" },
+  { id: "nice", fa: "آفرین!", en: "Nice!" },
+  { id: "well_played", fa: "خوب بازی کردی", en: "Well played" },
+  { id: "thanks", fa: "مرسی", en: "Thanks" },
+  { id: "sorry", fa: "ببخشید", en: "Sorry" },
+  { id: "oops", fa: "اوه!", en: "Oops!" },
+  { id: "hurry", fa: "لطفاً سریع‌تر", en: "Please hurry" },
+  { id: "gg", fa: "بازی خوبی بود", en: "Good game" },
+  { id: "bye", fa: "خداحافظ", en: "Bye" },
+];
+export const EMOJI = ["👍", "👏", "😀", "😂", "😮", "😢", "🤔", "🙏", "❤️", "🔥", "🎉", "👋"];
+
+let phraseInfo = null;
+
+/** Chat phrases: [{id, en, fa}] from GET /api/chat/phrases, or built-in ones. */
+export async function phrases() {
+  if (phraseInfo) return phraseInfo;
+  try {
+    const data = await api("/api/chat/phrases");
+    const list = data.phrases ?? data;
+    if (Array.isArray(data.emoji) && data.emoji.length) EMOJI.splice(0, EMOJI.length, ...data.emoji.slice(0, 12));
+    phraseInfo = Array.isArray(list)
+      ? list.map((p) => (typeof p === "string" ? { id: p } : p))
+      : Object.entries(list).map(([id, text]) => ({ id, ...(typeof text === "object" ? text : { en: text }) }));
+  } catch {
+    phraseInfo = FALLBACK_PHRASES;
+  }
+  return phraseInfo;
+}
+
+export function phraseText(id, list) {
+  const p = (list || []).find((x) => x.id === id);
+  if (p && (p[lang()] || p.en)) return p[lang()] || p.en;
+  return has(`phrase_${id}`) ? t(`phrase_${id}`) : id;
+}
+
+export function teamOf(seat) {
+  return seat % 2;
+}

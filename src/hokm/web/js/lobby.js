@@ -1,0 +1,224 @@
+// The room lobby: the code to share, the seats, bots, the rules in force, start.
+import { h, toast } from "./dom.js";
+import { num, t } from "./i18n.js";
+import {
+  OPTION_ORDER,
+  levelLabel,
+  optionLabel,
+  optionValue,
+  presetLabel,
+  presets,
+  rulesList,
+  rulesMeta,
+} from "./common.js";
+
+const meta = { presets: null, options: null };
+presets().then((p) => {
+  meta.presets = p;
+});
+rulesMeta().then((m) => {
+  meta.options = m.options ?? [];
+});
+
+export function shareLink(code) {
+  return `${location.origin}/r/${code}`;
+}
+
+export function renderLobby(ctx) {
+  const { store, ui, act } = ctx;
+  const table = store.table;
+  const owner = store.isOwner;
+  const running = table.status === "playing" || table.status === "paused";
+  const filled = table.seats.every((s) => s.kind !== "empty");
+  const link = shareLink(store.code);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(t("copied"));
+    } catch {
+      const input = document.getElementById("share-link");
+      input?.select();
+    }
+  };
+
+  return h(
+    "div.lobby",
+    {},
+    h(
+      "div.panel.share",
+      {},
+      h("h1", {}, t("lobby_title"), " ", h("span.code#room-code", { dir: "ltr" }, store.code)),
+      h("p", {}, t("share_code")),
+      h(
+        "div.row",
+        {},
+        h("input#share-link", { type: "text", readonly: true, value: link, dir: "ltr", "aria-label": t("copy_link"), onfocus: (e) => e.target.select() }),
+        h("button#copy-link", { type: "button", onclick: copy }, t("copy_link")),
+      ),
+    ),
+    ui.spectator ? h("p.note", {}, t("spectating")) : null,
+    h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
+    rulesPanel(ctx, owner && !running),
+    h(
+      "div.row.actions",
+      {},
+      owner
+        ? [
+            startHakemPicker(ctx),
+            h(
+              "button.primary#start",
+              {
+                type: "button",
+                disabled: !filled || running,
+                onclick: () => {
+                  const pick = document.getElementById("start-hakem");
+                  const action = { type: "start_game" };
+                  if (pick && pick.value !== "") action.hakem = Number(pick.value);
+                  act(action);
+                },
+              },
+              t("start_game"),
+            ),
+            !filled ? h("span.hint", {}, t("need_four")) : null,
+          ]
+        : h("p.hint", {}, t("waiting_owner")),
+      h(
+        "button#leave",
+        {
+          type: "button",
+          onclick: async () => {
+            await ctx.conn()?.request({ type: "leave" });
+            location.hash = "#/";
+          },
+        },
+        t("leave_room"),
+      ),
+    ),
+  );
+}
+
+function startHakemPicker(ctx) {
+  const rules = ctx.store.table.rules || {};
+  const manual = ctx.store.game ? rules.next_game_hakem === "manual" : rules.first_hakem === "manual";
+  if (!manual) return null;
+  return h(
+    "label",
+    {},
+    t("hakem"),
+    " ",
+    h(
+      "select#start-hakem",
+      {},
+      [0, 1, 2, 3].map((s) => h("option", { value: s }, ctx.store.seatName(s))),
+    ),
+  );
+}
+
+function seatCard(ctx, seat, running) {
+  const { store, ui, act } = ctx;
+  const mine = seat.seat === store.mySeat;
+  const owner = store.isOwner;
+  const team = seat.seat % 2;
+  const badges = [];
+  if (mine) badges.push(h("span.badge.you", {}, t("you")));
+  if (seat.player_id && seat.player_id === store.table.owner) badges.push(h("span.badge", {}, t("owner")));
+  if (seat.kind === "bot" && seat.level) badges.push(h("span.badge.bot", {}, levelLabel(seat.level)));
+  if (seat.kind === "human" && (seat.away || seat.connected === false)) badges.push(h("span.badge.away", {}, t("away")));
+
+  const controls = [];
+  if (!running) {
+    if (seat.kind === "empty" && !ui.spectator) {
+      controls.push(h("button.sit", { type: "button", onclick: () => act({ type: "sit", seat: seat.seat }) }, t("sit_here")));
+    }
+    if (mine) controls.push(h("button.stand", { type: "button", onclick: () => act({ type: "stand" }) }, t("stand_up")));
+    if (owner && (seat.kind === "empty" || seat.kind === "bot")) {
+      const level = h(
+        "select.level",
+        { "aria-label": t("bot_level"), id: `bot-level-${seat.seat}` },
+        ui.levels.map((l) => h("option", { value: l, selected: seat.level === l }, levelLabel(l))),
+      );
+      if (seat.kind === "bot") {
+        level.addEventListener("change", () => act({ type: "set_bot", seat: seat.seat, level: level.value }));
+      }
+      controls.push(level);
+      if (seat.kind === "empty") {
+        controls.push(
+          h(
+            "button.add-bot",
+            { type: "button", id: `add-bot-${seat.seat}`, onclick: () => act({ type: "set_bot", seat: seat.seat, level: level.value }) },
+            t("add_bot"),
+          ),
+        );
+      } else {
+        controls.push(h("button.remove-bot", { type: "button", onclick: () => act({ type: "remove_bot", seat: seat.seat }) }, t("remove_bot")));
+      }
+    }
+  }
+  const name = seat.kind === "empty" ? t("seat_empty") : seat.name;
+  return h(
+    `div.seat-card.team${team}`,
+    { role: "listitem", dataset: { seat: seat.seat, kind: seat.kind } },
+    h("div.seat-head", {}, h("span.seat-no", {}, t("seat_n", { n: seat.seat + 1 })), h("span.team-tag", {}, t("team_n", { n: team + 1 }))),
+    h("div.seat-name", {}, seat.kind === "bot" ? "🤖 " : "", name, " ", badges),
+    controls.length ? h("div.row.seat-controls", {}, controls) : null,
+  );
+}
+
+function rulesPanel(ctx, editable) {
+  const { store, act } = ctx;
+  const table = store.table;
+  const current = table.rules || {};
+  if (!editable) {
+    return h("details.panel.rules-now", { open: true }, h("summary", {}, t("rules_in_force")), rulesList(current, table.preset));
+  }
+  const presetNames = Object.keys(meta.presets || { "platform-a": {}, classic: {}, simulator: {}, "platform-b": {} });
+  const presetSel = h(
+    "select#preset",
+    {
+      onchange: (e) => act({ type: "set_rules", preset: e.target.value }),
+    },
+    !table.preset ? h("option", { value: "", selected: true }, "—") : null,
+    presetNames.map((p) => h("option", { value: p, selected: table.preset === p }, presetLabel(p))),
+  );
+  const inputs = {};
+  const fields = OPTION_ORDER.filter((k) => k in current).map((k) => {
+    const info = (meta.options || []).find((o) => o.name === k) || {};
+    const value = current[k];
+    let input;
+    if (typeof value === "boolean" || info.type === "boolean") {
+      input = h("input", { type: "checkbox", id: `opt-${k}`, checked: Boolean(value) });
+    } else if (info.choices || info.type === "choice") {
+      input = h(
+        "select",
+        { id: `opt-${k}` },
+        (info.choices || [value]).map((c) => h("option", { value: c, selected: c === value }, optionValue(c))),
+      );
+    } else {
+      input = h("input", { type: "number", id: `opt-${k}`, value, min: info.min ?? 1, step: 1, inputmode: "numeric" });
+    }
+    inputs[k] = input;
+    return h("label.opt", { for: `opt-${k}` }, h("span", {}, optionLabel(k)), input);
+  });
+  const apply = () => {
+    const rules = {};
+    for (const [k, input] of Object.entries(inputs)) {
+      let v;
+      if (input.type === "checkbox") v = input.checked;
+      else if (input.type === "number") v = Number(input.value);
+      else v = input.value;
+      if (v !== current[k]) rules[k] = v;
+    }
+    if (Object.keys(rules).length) act({ type: "set_rules", rules });
+  };
+  return h(
+    "div.panel.rules-edit",
+    {},
+    h("label", { for: "preset" }, t("preset"), " "),
+    presetSel,
+    h("details", {}, h("summary", {}, t("options")), h("div.opts", {}, fields), h("button#apply-rules", { type: "button", onclick: apply }, t("apply_options"))),
+    h("details.rules-now", { open: true }, h("summary", {}, t("rules_in_force"), ": ", t("target", { n: current.target_points ?? 7 })), rulesList(current, table.preset)),
+  );
+}
+
+

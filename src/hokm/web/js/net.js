@@ -1,0 +1,265 @@
+// REST helpers and the WebSocket connection (docs/protocol.md), with automatic reconnect.
+
+const TOKEN_KEY = "hokm.token";
+const NAME_KEY = "hokm.name";
+
+export function savedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+
+export function saveName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    /* ignore */
+  }
+}
+
+export function savedToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+
+function saveToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    /* ignore */
+  }
+}
+
+/** An error answer of the server: ``code`` and a message in both languages. */
+export class ServerError extends Error {
+  constructor(status, body) {
+    const en = typeof body?.message === "string" ? body.message : `HTTP ${status}`;
+    super(en);
+    this.status = status;
+    this.code = body?.code ?? String(status);
+    this.message_fa = body?.message_fa ?? "";
+  }
+}
+
+/** JSON over HTTP; the guest token goes along as a bearer token (the cookie is sent too). */
+export async function api(path, { method = "GET", body } = {}) {
+  const headers = { Accept: "application/json" };
+  const token = savedToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  let data = null;
+  const type = res.headers.get("content-type") || "";
+  if (type.includes("json")) data = await res.json().catch(() => null);
+  if (!res.ok) throw new ServerError(res.status, data);
+  return data;
+}
+
+/** Become (or rename) a guest; keeps the token for the WebSocket and REST. */
+export async function ensureGuest(name) {
+  const data = await api("/api/guest", { method: "POST", body: { name } });
+  saveToken(data.token);
+  saveName(data.player.name);
+  return data.player;
+}
+
+let openapiPaths = null;
+
+/** The REST paths the server offers (from /openapi.json), to show pages only when they exist. */
+export async function serverPaths() {
+  if (openapiPaths) return openapiPaths;
+  try {
+    const doc = await api("/openapi.json");
+    openapiPaths = Object.keys(doc?.paths ?? {});
+  } catch {
+    openapiPaths = [];
+  }
+  return openapiPaths;
+}
+
+export async function hasPath(re) {
+  return (await serverPaths()).some((p) => re.test(p));
+}
+
+/**
+ * One WebSocket to /ws that says hello, joins a room and resumes after a drop.
+ * ``handlers.message(msg)`` gets every server frame; ``handlers.status(s)`` gets
+ * "connecting" | "online" | "offline" | "closed".
+ */
+export class Connection {
+  constructor(handlers) {
+    this.handlers = handlers;
+    this.ws = null;
+    this.room = null;
+    this.asRole = "player";
+    this.lastVersion = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.counter = 0;
+    this.player = null;
+    this.clockOffset = 0;
+    this.pending = new Map();
+    this.prefix = Math.random().toString(36).slice(2, 8);
+    this.onVisibility = () => {
+      if (document.visibilityState === "visible" && !this.isOpen()) this.reconnectNow();
+    };
+    document.addEventListener("visibilitychange", this.onVisibility);
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener("online", this.onOnline);
+  }
+
+  isOpen() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN && this.player;
+  }
+
+  connect(room, { as = "player" } = {}) {
+    this.room = room;
+    this.asRole = as;
+    this.closed = false;
+    this.open();
+  }
+
+  open() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    this.player = null;
+    this.handlers.status("connecting");
+    ws.onopen = () => {
+      const hello = { type: "hello", protocol: 1 };
+      const token = savedToken();
+      if (token) hello.token = token;
+      const name = savedName();
+      if (name) hello.name = name;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.player = null;
+      this.failPending();
+      if (this.closed || ev.code === 4009 || ev.code === 4002) {
+        this.handlers.status(ev.code === 4009 ? "replaced" : "closed");
+        return;
+      }
+      this.handlers.status("offline");
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => {};
+  }
+
+  receive(msg) {
+    if (msg.type === "welcome") {
+      this.attempt = 0;
+      this.player = msg.player;
+      saveToken(msg.token);
+      if (msg.server_time) this.clockOffset = msg.server_time - Date.now();
+      this.handlers.status("online");
+      if (this.room) this.join();
+    }
+    if (msg.server_time && msg.type !== "welcome") this.clockOffset = msg.server_time - Date.now();
+    if ((msg.type === "ack" || msg.type === "error") && msg.ref && this.pending.has(msg.ref)) {
+      const done = this.pending.get(msg.ref);
+      this.pending.delete(msg.ref);
+      done(msg);
+    }
+    this.handlers.message(msg);
+  }
+
+  join({ fresh = false } = {}) {
+    const msg = { type: "join", code: this.room };
+    if (this.asRole !== "player") msg.as = this.asRole;
+    if (!fresh && this.lastVersion !== null) msg.last_version = this.lastVersion;
+    this.send(msg);
+  }
+
+  scheduleReconnect() {
+    const delay = Math.min(5000, 400 * 2 ** this.attempt);
+    this.attempt += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  reconnectNow() {
+    if (this.closed || this.isOpen()) return;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    clearTimeout(this.timer);
+    this.open();
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  nextRef(kind) {
+    this.counter += 1;
+    return `${kind}${this.prefix}-${this.counter}`;
+  }
+
+  /** Send a request and resolve with the matching ack/error (null when offline). */
+  request(msg) {
+    const ref = this.nextRef("r");
+    return new Promise((resolve) => {
+      if (!this.send({ ...msg, ref })) {
+        resolve(null);
+        return;
+      }
+      this.pending.set(ref, resolve);
+    });
+  }
+
+  /** A table action made against ``version``. */
+  action(action, version) {
+    const id = this.nextRef("a");
+    return this.request({ type: "action", version, action_id: id, action });
+  }
+
+  failPending() {
+    for (const done of this.pending.values()) done(null);
+    this.pending.clear();
+  }
+
+  serverNow() {
+    return Date.now() + this.clockOffset;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    document.removeEventListener("visibilitychange", this.onVisibility);
+    window.removeEventListener("online", this.onOnline);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      if (this.room) {
+        try {
+          ws.close(1000);
+        } catch {
+          /* ignore */
+        }
+      }
+    }
+  }
+}

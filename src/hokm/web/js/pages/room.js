@@ -1,0 +1,303 @@
+// A room: the connection, the lobby before a game, the table during one, chat throughout.
+import { h, mount, toast } from "../dom.js";
+import { t } from "../i18n.js";
+import { Connection, savedName, savedToken, ensureGuest } from "../net.js";
+import { RoomStore } from "../store.js";
+import { normalize } from "../protocol.js";
+import { botLevels, phrases, refusal } from "../common.js";
+import { renderLobby } from "../lobby.js";
+import { renderTable, updateCountdowns } from "../table.js";
+import { renderChat } from "../chat.js";
+
+function loadPlan(code) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`hokm.plan.${code}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export async function render(main, [rawCode]) {
+  const code = rawCode.replace(/\s+/g, "").toUpperCase();
+  const store = new RoomStore(code);
+  const ui = {
+    status: "connecting",
+    notFound: false,
+    plan: loadPlan(code),
+    planRunning: false,
+    phrases: [],
+    levels: ["easy", "medium", "hard"],
+    lastTrickOpen: false,
+    chatOpen: window.matchMedia("(min-width: 900px)").matches,
+    chatError: "",
+    chatDraft: "",
+    resultShown: null,
+    games: null,
+    spectator: false,
+  };
+  let conn = null;
+  let refreshTimer = null;
+  let tick = null;
+  let lastAck = 0;
+
+  const act = async (action) => {
+    if (!conn) return null;
+    let reply = await conn.action(action, Math.max(store.version ?? 0, lastAck));
+    if (reply?.type === "error" && reply.code === "stale_version") {
+      await new Promise((r) => setTimeout(r, 150));
+      reply = await conn.action(action, Math.max(store.version ?? 0, lastAck));
+    }
+    if (!reply) {
+      toast(t("offline"), "error");
+    } else if (reply.type === "error") {
+      toast(t("refused", { reason: refusal(reply) }), "error");
+    } else if (reply.type === "ack") {
+      lastAck = Math.max(lastAck, reply.version ?? 0);
+    }
+    return reply;
+  };
+
+  const sendChat = async (msg) => {
+    const reply = await conn?.request({ type: "chat", ...msg });
+    if (!reply) {
+      ui.chatError = t("offline");
+    } else if (reply.type === "error") {
+      ui.chatError = t("refused", { reason: refusal(reply) });
+    } else {
+      ui.chatError = "";
+      if (msg.text) ui.chatDraft = "";
+    }
+    draw();
+    return reply;
+  };
+
+  const ctx = { store, ui, act, sendChat, redraw: () => draw(), code, conn: () => conn };
+
+  function focusKey() {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    if (el.dataset?.card) return { card: el.dataset.card, inHand: Boolean(el.closest(".hand")) };
+    if (el.id) return { id: el.id };
+    return null;
+  }
+
+  function restoreFocus(key) {
+    if (!key) return;
+    let el = null;
+    if (key.id) el = document.getElementById(key.id);
+    else if (key.card) {
+      el = main.querySelector(`.hand [data-card="${key.card}"]`);
+      if (!el && key.inHand) el = main.querySelector(".hand .card.legal") || main.querySelector(".hand .card");
+    }
+    if (el && el !== document.activeElement) el.focus({ preventScroll: true });
+  }
+
+  function draw() {
+    const key = focusKey();
+    if (ui.needName) {
+      drawNamePrompt();
+      return;
+    }
+    if (ui.notFound) {
+      mount(main, h("section.page", {}, h("h1", {}, t("room_not_found")), h("a", { href: "#/" }, t("nav_home"))));
+      return;
+    }
+    if (!store.table) {
+      mount(main, h("section.page", {}, h("p.loading", {}, ui.status === "offline" ? t("reconnecting") : t("loading"))));
+      return;
+    }
+    const game = store.game;
+    const status = store.table.status;
+    const atTable = game && status !== "lobby" && status !== "closed";
+    const body = atTable ? renderTable(ctx) : renderLobby(ctx);
+    mount(
+      main,
+      h(
+        `section.room${atTable ? ".at-table" : ".in-lobby"}`,
+        {},
+        connectionBanner(),
+        body,
+        renderChat(ctx),
+      ),
+    );
+    restoreFocus(key);
+  }
+
+  function connectionBanner() {
+    if (ui.status === "online") return null;
+    const text = ui.status === "replaced" ? t("offline") : t("reconnecting");
+    return h("div.banner.warn", { role: "status" }, text);
+  }
+
+  function drawNamePrompt() {
+    const input = h("input#name", { type: "text", maxlength: 24, required: true, value: savedName(), placeholder: t("name_placeholder") });
+    mount(
+      main,
+      h(
+        "section.page",
+        {},
+        h("h1", {}, t("lobby_title"), " ", h("span.code", { dir: "ltr" }, code)),
+        h(
+          "form.panel",
+          {
+            onsubmit: async (e) => {
+              e.preventDefault();
+              const name = input.value.trim();
+              if (!name) return;
+              try {
+                await ensureGuest(name);
+              } catch (err) {
+                toast(refusal(err), "error");
+                return;
+              }
+              ui.needName = false;
+              connect();
+            },
+          },
+          h("label", { for: "name" }, t("your_name")),
+          input,
+          h("button.primary#join", { type: "submit" }, t("join_room")),
+        ),
+      ),
+    );
+    input.focus();
+  }
+
+  function scheduleRefresh() {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => {
+      if (store.stale && conn?.isOpen()) conn.join({ fresh: true });
+    }, 80);
+  }
+
+  function note(ev) {
+    const name = typeof ev.seat === "number" ? store.seatName(ev.seat) : ev.name ?? "";
+    if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }));
+    else if (ev.kind === "reconnected" || ev.kind === "back") toast(t("player_back", { name }));
+    else if (ev.kind === "paused") toast(t("game_paused"));
+    else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
+    else if (ev.kind === "grace_warning") {
+      const left = Math.max(0, Math.round(((ev.deadline ?? 0) - conn.serverNow()) / 1000));
+      toast(t("grace_warning", { name, n: left }), "error");
+    }
+  }
+
+  function onMessage(raw) {
+    const msg = normalize(raw);
+    switch (msg.type) {
+      case "snapshot":
+        store.applySnapshot(msg);
+        conn.lastVersion = store.version;
+        ui.spectator = store.you?.role === "spectator";
+        runPlan();
+        draw();
+        break;
+      case "events": {
+        const items = msg.items;
+        if (!store.table || !items.length) return;
+        const first = items[0]?.version;
+        if (store.version !== null && first > store.version + 1) {
+          conn.send({ type: "sync", last_version: store.version });
+          return;
+        }
+        store.applyEvents(items, { you: msg.you, timer: msg.timer });
+        conn.lastVersion = store.version;
+        for (const item of items) note(item.event);
+        if (store.stale) scheduleRefresh();
+        draw();
+        break;
+      }
+      case "error":
+        if (msg.code === "room_not_found") {
+          ui.notFound = true;
+          conn.close();
+          draw();
+        } else if (msg.code === "room_full" && !ui.spectator) {
+          ui.spectator = true;
+          toast(t("spectating"));
+          conn.asRole = "spectator";
+          conn.join({ fresh: true });
+        } else if (!msg.ref && msg.code !== "stale_version") {
+          toast(refusal(msg), "error");
+        }
+        break;
+      case "bye":
+        if (msg.reason) toast(refusal({ message: msg.reason }), "error");
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onStatus(s) {
+    ui.status = s;
+    const el = document.getElementById("conn");
+    if (el) {
+      el.textContent = s === "online" ? "" : s === "connecting" ? t("reconnecting") : t("offline");
+      el.className = `conn ${s}`;
+    }
+    if (store.table) draw();
+  }
+
+  async function runPlan() {
+    const plan = ui.plan;
+    if (!plan || ui.planRunning || !store.isOwner) return;
+    if (store.table.status !== "lobby" || store.game) return;
+    ui.planRunning = true;
+    try {
+      if (store.mySeat === null || store.mySeat === undefined) {
+        const empty = store.table.seats.find((s) => s.kind === "empty");
+        if (empty) await act({ type: "sit", seat: empty.seat });
+      }
+      for (const seat of store.table.seats) {
+        if (seat.kind === "empty" && seat.seat !== store.mySeat) {
+          await act({ type: "set_bot", seat: seat.seat, level: plan.level });
+        }
+      }
+      const reply = await act({ type: "start_game" });
+      if (reply?.type === "ack") {
+        sessionStorage.removeItem(`hokm.plan.${code}`);
+        ui.plan = null;
+      }
+    } finally {
+      ui.planRunning = false;
+    }
+  }
+
+  function connect() {
+    conn = new Connection({ message: onMessage, status: onStatus });
+    conn.connect(code);
+  }
+
+  phrases().then((p) => {
+    ui.phrases = p;
+  });
+  botLevels().then((levels) => {
+    if (levels.length) ui.levels = levels;
+  });
+
+  if (!savedToken() && !savedName()) {
+    ui.needName = true;
+  } else {
+    connect();
+  }
+  draw();
+  tick = setInterval(() => {
+    if (conn) updateCountdowns(main, store, conn.serverNow());
+    if (store.flash && Date.now() - store.flash.at > 1400 && store.flash.shown) {
+      store.flash = null;
+      draw();
+    }
+  }, 250);
+
+  return {
+    cleanup() {
+      clearInterval(tick);
+      clearTimeout(refreshTimer);
+      if (conn) conn.close();
+      const el = document.getElementById("conn");
+      if (el) el.textContent = "";
+    },
+    refresh: draw,
+  };
+}

@@ -1,0 +1,77 @@
+// Normalise server frames to one shape (docs/protocol.md), tolerating the table's own field
+// names (docs/table.md): `turn` for timers, flat event frames, `between_games`, seconds vs ms.
+
+const STATUS = { between_games: "game_over" };
+
+export function normTimer(timer) {
+  if (!timer || typeof timer !== "object") return null;
+  let deadline = timer.deadline ?? timer.at ?? null;
+  if (typeof deadline === "number" && deadline < 1e11) deadline *= 1000; // seconds → ms
+  return { ...timer, deadline };
+}
+
+function normSeat(seat, i) {
+  if (!seat) return { seat: i, kind: "empty" };
+  return {
+    ...seat,
+    seat: seat.seat ?? i,
+    kind: seat.kind ?? (seat.bot || seat.level ? "bot" : seat.player || seat.player_id ? "human" : "empty"),
+    player_id: seat.player_id ?? seat.player ?? null,
+  };
+}
+
+export function normTable(table, msg = {}) {
+  const t = { ...(table || {}) };
+  t.status = STATUS[t.status] ?? t.status ?? "lobby";
+  t.seats = [0, 1, 2, 3].map((i) => normSeat((t.seats || [])[i], i));
+  if (!("game" in t) || t.game === undefined) t.game = msg.game ?? null;
+  t.timer = normTimer(t.timer ?? msg.timer ?? msg.turn ?? null);
+  t.chat = t.chat ?? msg.chat ?? [];
+  t.paused = Boolean(t.paused || t.status === "paused");
+  if (t.owner && typeof t.owner === "object") t.owner = t.owner.id ?? t.owner.player_id;
+  return t;
+}
+
+export function normYou(you) {
+  if (!you) return null;
+  return { ...you, player_id: you.player_id ?? you.player ?? you.id ?? null, seat: you.seat ?? null };
+}
+
+function normEvent(raw) {
+  const ev = { ...raw };
+  delete ev.type;
+  delete ev.room;
+  if (ev.kind === "turn") return { kind: "timer", timer: normTimer({ ...ev, kind: ev.turn_kind ?? ev.kind }) };
+  if (ev.kind === "timer") ev.timer = normTimer(ev.timer);
+  if (ev.kind === "status") ev.status = STATUS[ev.status] ?? ev.status;
+  return ev;
+}
+
+/** One canonical frame: snapshot {version, you, table}; event(s) {items: [{version, event, game?, timer?}]}. */
+export function normalize(msg) {
+  if (msg.type === "snapshot") {
+    return { ...msg, you: normYou(msg.you), table: normTable(msg.table, msg) };
+  }
+  if (msg.type === "event") {
+    const inner = msg.event ?? msg;
+    const item = { version: msg.version, event: normEvent(inner) };
+    if (msg.game !== undefined) item.game = msg.game;
+    if (msg.timer !== undefined) item.timer = normTimer(msg.timer);
+    return { type: "events", items: [item] };
+  }
+  if (msg.type === "events") {
+    const items = (msg.events || []).map((e) => {
+      const inner = e.event ?? e;
+      const item = { version: e.version, event: normEvent(inner) };
+      if (e.game !== undefined) item.game = e.game;
+      if (e.timer !== undefined) item.timer = normTimer(e.timer);
+      return item;
+    });
+    return { type: "events", items, you: normYou(msg.you), timer: msg.timer === undefined ? undefined : normTimer(msg.timer) };
+  }
+  if (msg.type === "error") {
+    const code = { stale: "stale_version", table_full: "room_full", chat_rejected: "chat_refused" }[msg.code] ?? msg.code;
+    return { ...msg, code };
+  }
+  return msg;
+}

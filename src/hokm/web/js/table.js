@@ -1,0 +1,409 @@
+// The game table: own hand at the bottom, the trick around the centre, score, trump, hakem,
+// whose turn with a countdown, trump and bam choices, results. Legal moves come only from the
+// server's list (game.legal); this file never decides what is legal.
+import { h, toast } from "./dom.js";
+import { num, t } from "./i18n.js";
+import { SYMBOL, backEl, cardEl, cardName, sortHand, suitName } from "./cards.js";
+
+const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise play: next is on the right
+
+export function seatPosition(seat, bottomSeat) {
+  return POSITIONS[(seat - bottomSeat + 4) % 4];
+}
+
+export function teamLabel(store, team) {
+  const mine = store.mySeat;
+  const who = mine === null || mine === undefined ? t("team_n", { n: team + 1 }) : mine % 2 === team ? t("team_us") : t("team_them");
+  return who;
+}
+
+export function renderTable(ctx) {
+  const { store, ui } = ctx;
+  const game = store.game;
+  const bottom = store.mySeat ?? 0;
+  const paused = store.table.paused || store.table.status === "paused";
+  return h(
+    "div.table-view",
+    { dataset: { phase: game.phase } },
+    hud(store),
+    paused ? h("div.banner.warn#paused", { role: "status" }, t("game_paused")) : null,
+    awayBanner(store),
+    h(
+      "div.board",
+      { "aria-label": t("trump") },
+      [0, 1, 2, 3].filter((s) => s !== bottom || store.mySeat === null || store.mySeat === undefined).map((s) => seatBox(ctx, s, seatPosition(s, bottom))),
+      trickArea(ctx, bottom),
+      resultBanner(ctx),
+    ),
+    prompt(ctx),
+    store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : null,
+    h("div.row.aux", {}, lastTrickButton(ctx), aceDrawInfo(store)),
+    ui.lastTrickOpen ? lastTrickPanel(ctx, bottom) : null,
+    store.table.status === "game_over" ? gameOver(ctx) : null,
+  );
+}
+
+function hud(store) {
+  const game = store.game;
+  const rules = store.table.rules || {};
+  const us = store.mySeat === null || store.mySeat === undefined ? 0 : store.mySeat % 2;
+  const them = 1 - us;
+  const score = game.score || [0, 0];
+  const tricks = game.tricks_won || [0, 0];
+  return h(
+    "div.hud",
+    {},
+    h(
+      "div.hud-item.score",
+      { id: "score", "aria-label": `${t("game_score")}: ${teamLabel(store, us)} ${num(score[us])}، ${teamLabel(store, them)} ${num(score[them])}` },
+      h("span.label", {}, t("score"), " ", h("small", {}, t("target", { n: rules.target_points ?? 7 }))),
+      h("span.val", {}, h("b.us", {}, num(score[us])), " – ", h("b.them", {}, num(score[them]))),
+    ),
+    h(
+      "div.hud-item.tricks",
+      { id: "tricks", "aria-label": `${t("tricks")}: ${teamLabel(store, us)} ${num(tricks[us])}، ${teamLabel(store, them)} ${num(tricks[them])}` },
+      h("span.label", {}, t("tricks")),
+      h("span.val", {}, h("b.us", {}, num(tricks[us])), " – ", h("b.them", {}, num(tricks[them]))),
+    ),
+    h(
+      "div.hud-item.trump",
+      { id: "trump", "aria-label": `${t("trump")}: ${game.trump ? suitName(game.trump) : t("no_trump_yet")}` },
+      h("span.label", {}, t("trump")),
+      game.trump ? h(`span.val.big.suit-${game.trump}`, {}, SYMBOL[game.trump]) : h("span.val", {}, "–"),
+    ),
+    h(
+      "div.hud-item.hand-no",
+      {},
+      h("span.label", {}, t("hand_n", { n: (game.hand_number ?? 0) + 1 })),
+      h("span.val.small", {}, game.hakem !== null && game.hakem !== undefined ? ["👑 ", store.seatName(game.hakem)] : "–"),
+    ),
+  );
+}
+
+function awayBanner(store) {
+  if (store.table.status !== "playing") return null;
+  const away = store.table.seats.filter((s) => s.kind === "human" && (s.away || s.connected === false));
+  if (!away.length) return null;
+  return h(
+    "div.banner.info#away",
+    { role: "status" },
+    away.map((s) => h("div", {}, t("player_away", { name: s.name }), " ", t("bot_plays_for", { name: s.name }))),
+  );
+}
+
+function seatBox(ctx, seat, pos) {
+  const { store } = ctx;
+  const game = store.game;
+  const info = store.table.seats[seat] || {};
+  const turn = game.to_move === seat || store.timer?.seat === seat;
+  const isHakem = game.hakem === seat;
+  const count = game.hand_sizes?.[seat] ?? 0;
+  const away = info.kind === "human" && (info.away || info.connected === false);
+  const team = seat % 2;
+  return h(
+    `div.seat.pos-${pos}.team${team}${turn ? ".turn" : ""}`,
+    { dataset: { seat }, "aria-label": t("seat_of", { name: store.seatName(seat) }) },
+    h(
+      "div.seat-label",
+      {},
+      isHakem ? h("span.crown", { title: t("hakem"), "aria-label": t("hakem") }, "👑") : null,
+      info.kind === "bot" ? "🤖 " : "",
+      h("span.name", {}, store.seatName(seat)),
+      away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " 🤖") : null,
+    ),
+    h("div.seat-meta", {}, h("span.count", { "aria-label": t("cards_in_hand", { n: count }) }, h("span.mini-back", { "aria-hidden": "true" }), num(count)), turn ? countdown(store, seat) : null),
+  );
+}
+
+function countdown(store, seat) {
+  if (!store.timer || store.timer.seat !== seat || !store.timer.deadline) return null;
+  return h(
+    "span.countdown",
+    { role: "timer", "aria-label": t("time_left"), dataset: { countdown: "1", total: store.timer.seconds ?? 15 } },
+    h("span.ring", {}),
+    h("span.secs", {}, ""),
+  );
+}
+
+/** Refresh every countdown on the page (called four times a second). */
+export function updateCountdowns(root, store, serverNow) {
+  const left = store.secondsLeft(serverNow);
+  for (const el of root.querySelectorAll("[data-countdown]")) {
+    const total = Number(el.dataset.total) || 15;
+    const secs = el.querySelector(".secs");
+    if (secs) secs.textContent = left === null ? "" : num(left);
+    el.style.setProperty("--frac", left === null ? 1 : Math.max(0, Math.min(1, left / total)));
+    el.classList.toggle("low", left !== null && left <= 5);
+  }
+  for (const el of root.querySelectorAll("[data-deadline]")) {
+    const secs = Math.max(0, Math.ceil((Number(el.dataset.deadline) - serverNow) / 1000));
+    el.textContent = num(secs);
+  }
+}
+
+function trickArea(ctx, bottom) {
+  const { store } = ctx;
+  const game = store.game;
+  let cards = (game.trick || []).map(([seat, card]) => ({ seat, card }));
+  let winner = null;
+  const flash = store.flash;
+  if (!cards.length && flash && Date.now() - flash.at < 1400) {
+    cards = flash.cards.map((card, i) => ({ seat: (flash.leader + i) % 4, card }));
+    winner = flash.winner;
+    flash.shown = true;
+  }
+  const last = cards.length ? cards[cards.length - 1].card : null;
+  return h(
+    "div.trick",
+    { id: "trick", "aria-live": "polite", "aria-label": cards.length ? "" : t("empty_trick") },
+    cards.map(({ seat, card }) =>
+      h(
+        `div.slot.pos-${seatPosition(seat, bottom)}${winner === seat ? ".won" : ""}`,
+        {},
+        cardEl(card, {
+          extra: card === last && winner === null ? "fresh" : "",
+          label: t("played_by", { card: cardName(card), name: store.seatName(seat) }),
+        }),
+      ),
+    ),
+    winner !== null ? h("div.trick-note", {}, t("trick_won_by", { name: store.seatName(winner) })) : null,
+  );
+}
+
+function prompt(ctx) {
+  const { store, act } = ctx;
+  const game = store.game;
+  const me = store.mySeat;
+  const timerBar = me !== null && store.timer?.seat === me ? countdown(store, me) : null;
+  const trumps = store.legal("choose_trump");
+  if (trumps.length) {
+    const counts = {};
+    for (const c of game.hand) counts[c.slice(-1)] = (counts[c.slice(-1)] || 0) + 1;
+    const redeal = store.legal("request_redeal");
+    return h(
+      "div.prompt.choose-trump#choose-trump",
+      { role: "group", "aria-label": t("choose_trump") },
+      h("div.prompt-head", {}, h("strong", {}, t("choose_trump")), " ", timerBar),
+      h("p.small", {}, t("choose_trump_help")),
+      h(
+        "div.row.suits",
+        {},
+        trumps.map((a) =>
+          h(
+            `button.suit-btn.suit-${a.suit}`,
+            { type: "button", dataset: { suit: a.suit }, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)}` },
+            h("span.sym", { "aria-hidden": "true" }, SYMBOL[a.suit]),
+            h("span", {}, t(`suit_${a.suit}`), " ", h("small", {}, `(${num(counts[a.suit] || 0)})`)),
+          ),
+        ),
+      ),
+      redeal.length ? h("button#redeal", { type: "button", onclick: () => act({ type: "request_redeal" }) }, t("request_redeal")) : null,
+    );
+  }
+  const bams = store.legal("decide_bam");
+  if (bams.length) {
+    return h(
+      "div.prompt.bam#bam",
+      { role: "group", "aria-label": t("result_bam") },
+      h("div.prompt-head", {}, h("strong", {}, t("bam_question")), " ", timerBar),
+      h(
+        "div.row",
+        {},
+        h("button.primary#bam-go", { type: "button", onclick: () => act({ type: "decide_bam", go: true }) }, t("bam_go")),
+        h("button#bam-stop", { type: "button", onclick: () => act({ type: "decide_bam", go: false }) }, t("bam_stop")),
+      ),
+    );
+  }
+  let text = "";
+  if (store.legal("play").length) text = t("your_turn");
+  else if (game.phase === "trump" && game.hakem !== null) text = t("waiting_trump", { name: store.seatName(game.hakem) });
+  else if (game.phase === "bam") text = t("bam_waiting", { team: teamLabel(store, game.bam_team ?? 0) });
+  else if (game.to_move !== null && game.to_move !== undefined) text = t("turn_of", { name: store.seatName(game.to_move) });
+  if (game.bam_going) text = `${text} · ${t("bam_going")}`;
+  return h("div.prompt#prompt", { role: "status", class: store.legal("play").length ? "mine" : "" }, h("span", {}, text), " ", timerBar);
+}
+
+function handRow(ctx) {
+  const { store, act } = ctx;
+  const game = store.game;
+  const legal = new Set(store.legal("play").map((a) => a.card));
+  const cards = sortHand(game.hand || [], game.trump);
+  const play = (card) => {
+    if (!legal.has(card)) {
+      toast(t("not_legal"), "error");
+      return;
+    }
+    // show the move at once; the server's events confirm it
+    const btn = document.querySelector(`.hand [data-card="${card}"]`);
+    if (btn) btn.classList.add("leaving");
+    for (const el of document.querySelectorAll(".hand .card.legal")) el.classList.remove("legal");
+    legal.clear();
+    act({ type: "play", card });
+  };
+  const onKey = (e) => {
+    const keys = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1, Home: "first", End: "last" };
+    if (!(e.key in keys)) return;
+    const all = [...e.currentTarget.querySelectorAll(".card")];
+    const i = all.indexOf(document.activeElement);
+    let j;
+    if (keys[e.key] === "first") j = 0;
+    else if (keys[e.key] === "last") j = all.length - 1;
+    else j = Math.max(0, Math.min(all.length - 1, (i < 0 ? 0 : i) + keys[e.key]));
+    all[j]?.focus();
+    e.preventDefault();
+  };
+  return h(
+    "div.hand",
+    { role: "group", "aria-label": `${t("your_hand")} · ${t("legal_hint")}`, dir: "ltr", onkeydown: onKey },
+    cards.map((card) =>
+      cardEl(card, {
+        button: true,
+        extra: legal.has(card) ? "legal" : legal.size ? "illegal" : "idle",
+        disabled: !legal.has(card),
+        onclick: () => play(card),
+      }),
+    ),
+  );
+}
+
+function lastTrickButton(ctx) {
+  const { store, ui } = ctx;
+  const tricks = store.game.tricks || [];
+  if (!tricks.length) return null;
+  return h(
+    "button#last-trick-btn",
+    {
+      type: "button",
+      "aria-expanded": ui.lastTrickOpen ? "true" : "false",
+      onclick: () => {
+        ui.lastTrickOpen = !ui.lastTrickOpen;
+        ctx.redraw();
+      },
+    },
+    t("last_trick"),
+  );
+}
+
+function lastTrickPanel(ctx, bottom) {
+  const { store } = ctx;
+  const tricks = store.game.tricks || [];
+  const last = tricks[tricks.length - 1];
+  if (!last) return null;
+  return h(
+    "div.panel.last-trick#last-trick",
+    { role: "region", "aria-label": t("last_trick") },
+    h("h3", {}, t("last_trick"), " · ", t("trick_won_by", { name: store.seatName(last.winner) })),
+    h(
+      "div.row",
+      {},
+      last.cards.map((card, i) => {
+        const seat = (last.leader + i) % 4;
+        return h(
+          `div.mini-slot${seat === last.winner ? ".won" : ""}`,
+          {},
+          cardEl(card, { extra: "small", label: t("played_by", { card: cardName(card), name: store.seatName(seat) }) }),
+          h("span.small", {}, store.seatName(seat)),
+        );
+      }),
+    ),
+  );
+}
+
+function aceDrawInfo(store) {
+  const game = store.game;
+  const draw = game.ace_draw || [];
+  if (!draw.length || (game.hand_number ?? 0) > 0 || (game.tricks || []).length > 1) return null;
+  const start = game.ace_draw_start ?? 0;
+  const hakem = (start + draw.length - 1) % 4;
+  return h(
+    "details.ace-draw#ace-draw",
+    { open: game.phase === "trump" || (game.tricks || []).length === 0 },
+    h("summary", {}, t("ace_draw"), ": ", t("hakem_is", { name: store.seatName(hakem) })),
+    h(
+      "div.row.draw-cards",
+      {},
+      draw.map((card, i) => {
+        const seat = (start + i) % 4;
+        return h(
+          `div.mini-slot${i === draw.length - 1 ? ".won" : ""}`,
+          {},
+          cardEl(card, { extra: "small", label: t("played_by", { card: cardName(card), name: store.seatName(seat) }) }),
+          h("span.small", {}, store.seatName(seat)),
+        );
+      }),
+    ),
+    h("p.small", {}, t("ace_draw_result", { name: store.seatName(hakem) })),
+  );
+}
+
+function resultBanner(ctx) {
+  const { store, ui } = ctx;
+  const res = store.handResult;
+  if (!res || ui.resultShown === `${res.hand}`) return null;
+  const game = store.game;
+  if (game.phase === "play" && (game.trick || []).length > 0 && game.hand_number > res.hand) return null;
+  const team = teamLabel(store, res.winner_team);
+  const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join("، ");
+  const points = (res.points || [0, 0])[res.winner_team];
+  return h(
+    `div.result-banner.result-${res.result}#hand-result`,
+    { role: "status" },
+    h("strong.result-name", {}, t(`result_${res.result}`)),
+    h("div", {}, t("won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points })),
+    h("div.small", {}, `${t("tricks")}: ${num(res.tricks?.[0] ?? 0)} – ${num(res.tricks?.[1] ?? 0)}`),
+    h(
+      "button.link#dismiss-result",
+      {
+        type: "button",
+        onclick: () => {
+          ui.resultShown = `${res.hand}`;
+          ctx.redraw();
+        },
+      },
+      t("close"),
+    ),
+  );
+}
+
+function gameOver(ctx) {
+  const { store, act, ui } = ctx;
+  const game = store.game;
+  const win = game.winner_team;
+  const me = store.mySeat;
+  const headline =
+    me === null || me === undefined ? t("won_game", { team: teamLabel(store, win ?? 0) }) : me % 2 === win ? t("we_won") : t("we_lost");
+  if (ui.games === null) {
+    ui.games = [];
+    fetch(`/api/rooms/${store.code}/games`)
+      .then((r) => (r.ok ? r.json() : { games: [] }))
+      .then((d) => {
+        ui.games = d.games || [];
+        ctx.redraw();
+      })
+      .catch(() => {});
+  }
+  const lastGame = (ui.games || [])[ui.games.length - 1];
+  return h(
+    "div.panel.game-over#game-over",
+    { role: "region", "aria-label": t("game_result") },
+    h("h2", {}, t("game_result"), ": ", headline),
+    h("p", {}, t("won_game", { team: [win, win + 2].map((s) => store.seatName(s)).join("، ") }), " ", `${num(game.score?.[0] ?? 0)} – ${num(game.score?.[1] ?? 0)}`),
+    lastGame
+      ? h(
+          "div.row",
+          {},
+          h("a.button#download-record", { href: `/api/games/${lastGame.game_id}/record`, download: `hokm-${lastGame.game_id}.json` }, t("download_record")),
+          h("a.button#open-replay", { href: `#/game/${lastGame.game_id}` }, t("replay"), " · ", t("verify_shuffle")),
+        )
+      : null,
+    store.isOwner
+      ? h(
+          "div.row",
+          {},
+          h("button.primary#continue", { type: "button", onclick: () => { ui.games = null; act({ type: "continue" }); } }, t("continue_game")),
+          h("button#close-game", { type: "button", onclick: () => act({ type: "close_game" }) }, t("close_game")),
+        )
+      : h("p.hint", {}, t("waiting_owner")),
+  );
+}
+

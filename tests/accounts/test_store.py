@@ -132,3 +132,12 @@ async def test_leaderboard_all_time_and_this_week_with_my_place(store: AccountSt
     assert page["me"]["rank"] is None
     with pytest.raises(InvalidInputError):
         await store.leaderboard(period="year", offset=0, limit=1, viewer=None, now=now)
+
+
+async def test_quick_matches_are_remembered(store: AccountStore) -> None:
+    from hokm.accounts.matchmaking import Match
+
+    await store.save_quick_match("ABCDEF", Match(("a", None, "c", None), rated=False))
+    found = await store.quick_match("ABCDEF")
+    assert found is not None and found.players == ("a", None, "c", None) and not found.rated
+    assert await store.quick_match("ZZZZZZ") is None

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hokm.accounts.errors import InvalidInputError, UsernameTakenError
+from hokm.accounts.matchmaking import Match
 from hokm.accounts.points import points_for_game, week_start
 from hokm.accounts.rating import RatedGame, Rating, rating_updates
 from hokm.accounts.security import username_key
@@ -141,6 +142,14 @@ class _Tables:
             sa.Column("code", sa.String(16), nullable=True),
             sa.Column("at", sa.BigInteger, nullable=False, index=True),
             sa.Index(f"{prefix}player_games_by_player", "player_id", "at"),
+        )
+        self.quick = sa.Table(
+            f"{prefix}quick_games",
+            md,
+            sa.Column("code", sa.String(16), primary_key=True),
+            sa.Column("players", sa.String(300), nullable=False),
+            sa.Column("rated", sa.Boolean, nullable=False),
+            sa.Column("at", sa.BigInteger, nullable=False),
         )
         self.recorded = sa.Table(
             f"{prefix}recorded_games",
@@ -408,6 +417,33 @@ class AccountStore:
                 await conn.execute(
                     st.insert().values(player_id=pid, points=gained, played=played, won=won)
                 )
+
+    # ------------------------------------------------------------------ quick games
+
+    async def save_quick_match(self, code: str, match: Match) -> None:
+        """Remember that room ``code`` was made by the quick match (survives a restart)."""
+        q = self.t.quick
+
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(
+                q.insert().values(
+                    code=code,
+                    players=json.dumps(list(match.players)),
+                    rated=match.rated,
+                    at=now_ms(),
+                )
+            )
+
+        await self._write(write)
+
+    async def quick_match(self, code: str) -> Match | None:
+        q = self.t.quick
+        async with self.storage.engine.connect() as conn:
+            row = (await conn.execute(sa.select(q).where(q.c.code == code))).first()
+        if row is None:
+            return None
+        a, b, c, d = json.loads(row.players)
+        return Match((a, b, c, d), rated=bool(row.rated))
 
     # ------------------------------------------------------------------ profile and leaderboard
 

@@ -1,0 +1,65 @@
+"""``hokm serve``: run the server (one process, SQLite by default).
+
+Options: ``--host`` (127.0.0.1), ``--port`` (8000), ``--db`` (a SQLite path or a database URL;
+default ``HOKM_DATABASE_URL`` or ``var/hokm.db``), ``--bot-workers`` (processes for bots),
+``--allow-origin`` (extra WebSocket origins), ``--bot-delay`` and ``--hand-pause`` (seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+from typing import Any
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="run the Hokm server (web client, REST, WebSocket)"
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
+    parser.add_argument("--db", default=None, help="SQLite file or database URL (var/hokm.db)")
+    parser.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: a thread)")
+    parser.add_argument(
+        "--allow-origin", action="append", default=[], help="another allowed WebSocket origin"
+    )
+    parser.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot moves")
+    parser.add_argument("--hand-pause", type=float, default=None, help="seconds between hands")
+    parser.add_argument("--log-level", default="info", help="uvicorn log level (info)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hokm.server import Settings, create_app
+    from hokm.storage import database_url
+
+    settings = Settings(database_url=database_url(args.db), bot_workers=max(0, args.bot_workers))
+    if args.allow_origin:
+        settings = dataclasses.replace(
+            settings, allowed_origins=(*settings.allowed_origins, *args.allow_origin)
+        )
+    table = settings.table
+    if args.bot_delay is not None:
+        table = dataclasses.replace(table, bot_delay=args.bot_delay)
+    if args.hand_pause is not None:
+        table = dataclasses.replace(table, hand_pause=args.hand_pause)
+    settings = dataclasses.replace(settings, table=table)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    config = uvicorn.Config(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=40.0,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    return 0

@@ -1,0 +1,360 @@
+"""The client: REST calls with httpx, the real-time protocol with ``websockets``.
+
+A :class:`HokmClient` keeps what the server told it: the latest table snapshot, the
+player's own game view (``view``, a :class:`~hokm.engine.SeatView` dict with ``legal``), the
+version, and every frame received (``frames``; tests check them for leaks).
+See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+__all__ = ["ClientError", "HokmClient", "ServerError"]
+
+Frame = dict[str, Any]
+
+
+class ClientError(Exception):
+    """The connection failed or the server did not answer in time."""
+
+
+class ServerError(ClientError):
+    """The server refused a request; ``code`` and ``frame`` say why."""
+
+    def __init__(self, frame: Frame) -> None:
+        super().__init__(f"{frame.get('code')}: {frame.get('message')}")
+        self.code: str = str(frame.get("code"))
+        self.frame = frame
+
+
+class HokmClient:
+    """One player's connection. ``async with HokmClient(url, name="Sara") as c: …``"""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        name: str | None = None,
+        token: str | None = None,
+        origin: str | None = None,
+        timeout: float = 10.0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.ws_url = (
+            "ws" + self.base_url[4:] + "/ws" if self.base_url.startswith("http") else self.base_url
+        )
+        self.name = name
+        self.token = token
+        self.origin = origin
+        self.timeout = timeout
+        self.player: dict[str, Any] | None = None
+        self.room: str | None = None
+        self.version = 0
+        self.table: dict[str, Any] | None = None
+        self.view: dict[str, Any] | None = None
+        self.you: dict[str, Any] | None = None
+        self.timer: dict[str, Any] | None = None
+        self.frames: list[Frame] = []
+        self.events: list[Frame] = []
+        self.closed: asyncio.Future[tuple[int | None, str]] | None = None
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._waiters: dict[str, asyncio.Future[Frame]] = {}
+        self._changed = asyncio.Condition()
+        self._refs = itertools.count(1)
+        self._action_ids = itertools.count(1)
+        self._id_prefix = f"{time.monotonic_ns():x}"
+        self.on_frame: Callable[[Frame], None] | None = None
+
+    # ------------------------------------------------------------------ REST
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    async def rest(self, method: str, path: str, body: Any = None) -> Any:
+        """Call a REST endpoint; raises :class:`ServerError` for an error answer."""
+        async with httpx.AsyncClient(base_url=self.base_url, timeout=self.timeout) as http:
+            response = await http.request(method, path, json=body, headers=self._headers())
+        data = response.json()
+        if response.status_code >= 400:
+            raise ServerError({"type": "error", **data, "status": response.status_code})
+        return data
+
+    async def create_room(
+        self, *, preset: str | None = None, rules: dict[str, Any] | None = None
+    ) -> str:
+        """Create a room (needs an identity: call :meth:`connect` or :meth:`guest` first)."""
+        if self.token is None:
+            await self.guest(self.name or "Player")
+        body: dict[str, Any] = {}
+        if preset is not None:
+            body["preset"] = preset
+        if rules:
+            body["rules"] = rules
+        data = await self.rest("POST", "/api/rooms", body)
+        return str(data["code"])
+
+    async def guest(self, name: str) -> dict[str, Any]:
+        """Become a guest named ``name`` (keeps the id if this client has a token)."""
+        data = await self.rest("POST", "/api/guest", {"name": name})
+        self.token = data["token"]
+        self.player = data["player"]
+        return dict(data["player"])
+
+    # ------------------------------------------------------------------ connection
+
+    async def connect(self) -> Frame:
+        """Open the WebSocket and say hello; returns the ``welcome`` frame."""
+        headers = {"Origin": self.origin} if self.origin else None
+        try:
+            self._ws = await connect(
+                self.ws_url, additional_headers=headers, open_timeout=self.timeout, max_size=2**22
+            )
+        except (OSError, websockets.exceptions.WebSocketException) as exc:
+            raise ClientError(f"cannot connect to {self.ws_url}: {exc}") from exc
+        self.closed = asyncio.get_running_loop().create_future()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1}
+        if self.name:
+            hello["name"] = self.name
+        if self.token:
+            hello["token"] = self.token
+        welcome = await self.request(hello)
+        self.player = welcome["player"]
+        self.token = welcome["token"]
+        return welcome
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        self._ws = None
+
+    async def drop(self) -> None:
+        """Cut the connection abruptly (no close handshake): a lost network, for tests."""
+        if self._ws is not None:
+            self._ws.transport.abort()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        self._ws = None
+
+    async def __aenter__(self) -> HokmClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _read(self) -> None:
+        assert self._ws is not None
+        ws = self._ws
+        try:
+            async for message in ws:
+                frame = json.loads(message)
+                self.frames.append(frame)
+                await self._absorb(frame)
+        except websockets.exceptions.ConnectionClosed:
+            pass
+        finally:
+            code = ws.close_code
+            reason = ws.close_reason or ""
+            if self.closed is not None and not self.closed.done():
+                self.closed.set_result((code, reason))
+            for waiter in self._waiters.values():
+                if not waiter.done():
+                    waiter.set_exception(ClientError(f"connection closed ({code} {reason})"))
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def _absorb(self, frame: Frame) -> None:
+        kind = frame.get("type")
+        if kind == "snapshot":
+            self.room = frame.get("room")
+            self.version = int(frame["version"])
+            self.table = frame.get("table")
+            self.you = frame.get("you")
+            self.view = (self.table or {}).get("game")
+            self.timer = (self.table or {}).get("timer")
+        elif kind == "event":
+            self._event(frame)
+        elif kind == "events":
+            for item in frame.get("events", []):
+                self._event(item)
+            if "you" in frame:
+                self.you = frame["you"]
+        ref = frame.get("ref")
+        if (
+            isinstance(ref, str)
+            and ref in self._waiters
+            and kind in ("ack", "error", "welcome", "snapshot", "events", "pong")
+        ):
+            waiter = self._waiters.pop(ref)
+            if not waiter.done():
+                waiter.set_result(frame)
+        if self.on_frame is not None:
+            self.on_frame(frame)
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _event(self, frame: Frame) -> None:
+        self.events.append(frame)
+        self.version = max(self.version, int(frame.get("version", self.version)))
+        if "game" in frame:
+            self.view = frame["game"]
+        if "timer" in frame:
+            self.timer = frame["timer"]
+        if "table" in frame and isinstance(frame["table"], dict):
+            self.table = frame["table"]
+        if "you" in frame:
+            self.you = frame["you"]
+
+    # ------------------------------------------------------------------ requests
+
+    async def send(self, frame: Frame) -> None:
+        """Send one frame as is (tests use it for malformed input)."""
+        if self._ws is None:
+            raise ClientError("not connected")
+        await self._ws.send(json.dumps(frame, ensure_ascii=False))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        if self._ws is None:
+            raise ClientError("not connected")
+        await self._ws.send(data)
+
+    async def request(self, frame: Frame, *, check: bool = True) -> Frame:
+        """Send ``frame`` with a fresh ``ref`` and wait for the answer with that ref."""
+        ref = f"r{next(self._refs)}"
+        future: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+        self._waiters[ref] = future
+        await self.send({**frame, "ref": ref})
+        try:
+            answer = await asyncio.wait_for(future, self.timeout)
+        except TimeoutError as exc:
+            self._waiters.pop(ref, None)
+            raise ClientError(f"no answer to {frame.get('type')} in {self.timeout} s") from exc
+        if check and answer.get("type") == "error":
+            raise ServerError(answer)
+        return answer
+
+    async def join(
+        self, code: str, *, spectator: bool = False, last_version: int | None = None
+    ) -> Frame:
+        """Enter a room (as a player, or a spectator); returns the snapshot or events frame."""
+        frame: Frame = {"type": "join", "code": code}
+        if spectator:
+            frame["as"] = "spectator"
+        if last_version is not None:
+            frame["last_version"] = last_version
+        return await self.request(frame)
+
+    async def command(self, kind: str, **fields: Any) -> Frame:
+        """A table command (``sit``, ``add_bot``, ``start``, ``chat``…); returns the ack."""
+        return await self.request({"type": kind, **fields})
+
+    def next_action_id(self) -> str:
+        return f"{self._id_prefix}-{next(self._action_ids)}"
+
+    async def act(
+        self, action: dict[str, Any], *, version: int | None = None, action_id: str | None = None
+    ) -> Frame:
+        """A game action (``{"type": "play", "card": "AS"}``…) against the current version."""
+        return await self.request(
+            {
+                "type": "action",
+                "version": self.version if version is None else version,
+                "action_id": action_id or self.next_action_id(),
+                "action": action,
+            }
+        )
+
+    async def chat(self, *, text: str | None = None, phrase: str | None = None) -> Frame:
+        fields = {"text": text} if text is not None else {"phrase": phrase}
+        return await self.request({"type": "chat", **fields})
+
+    async def ping(self) -> Frame:
+        return await self.request({"type": "ping", "t": int(time.time() * 1000)})
+
+    # ------------------------------------------------------------------ waiting
+
+    async def wait_for(
+        self, predicate: Callable[[HokmClient], bool], *, timeout: float | None = None
+    ) -> None:
+        """Wait until ``predicate(self)`` holds (checked after each frame)."""
+
+        async def waiting() -> None:
+            async with self._changed:
+                while not predicate(self):
+                    if self.closed is not None and self.closed.done():
+                        raise ClientError("connection closed while waiting")
+                    await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(waiting(), self.timeout if timeout is None else timeout)
+        except TimeoutError as exc:
+            raise ClientError("timed out waiting") from exc
+
+    async def wait_event(self, kind: str, *, timeout: float | None = None, after: int = 0) -> Frame:
+        """Wait for an event of ``kind`` with a version above ``after``; return its frame."""
+
+        def found(_: HokmClient) -> bool:
+            return any(_kind(e) == kind and int(e.get("version", 0)) > after for e in self.events)
+
+        await self.wait_for(found, timeout=timeout)
+        return next(e for e in self.events if _kind(e) == kind and int(e.get("version", 0)) > after)
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.you is None else self.you.get("seat")
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        """The legal actions of this player now (from the latest view)."""
+        return list((self.view or {}).get("legal") or [])
+
+    async def play_until(
+        self,
+        predicate: Callable[[HokmClient], bool],
+        *,
+        choose: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None,
+        timeout: float = 60.0,
+    ) -> None:
+        """Play the first (or ``choose``-n) legal action whenever it is this player's turn,
+        until ``predicate`` holds."""
+        pick = choose or (lambda legal: legal[0])
+        deadline = time.monotonic() + timeout
+        while not predicate(self):
+            if time.monotonic() > deadline:
+                raise ClientError("timed out playing")
+            legal = self.legal
+            if legal:
+                action = {k: v for k, v in pick(legal).items() if k != "seat"}
+                try:
+                    await self.act(action)
+                except ServerError as exc:
+                    if exc.code not in ("stale", "not_your_turn", "wrong_phase", "illegal"):
+                        raise
+            seen = self.version
+            with contextlib.suppress(ClientError):
+                await self.wait_for(
+                    lambda c, seen=seen: c.version != seen or predicate(c),  # type: ignore[misc]
+                    timeout=1.0,
+                )
+
+
+def _kind(frame: Frame) -> str | None:
+    event = frame.get("event")
+    return event.get("kind") if isinstance(event, dict) else None

@@ -1,0 +1,114 @@
+"""The ASGI application: REST, the WebSocket, OpenAPI and the static web client.
+
+>>> app = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:"))
+>>> sorted({r.path for r in app.routes} & {"/ws", "/openapi.json", "/api/rooms"})
+['/api/rooms', '/openapi.json', '/ws']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+
+from hokm.server import rest
+from hokm.server.auth import AuthChain, GuestAuthenticator, TokenSigner
+from hokm.server.openapi import openapi_document
+from hokm.server.rooms import RoomManager
+from hokm.server.state import ServerState, Settings
+from hokm.server.ws import websocket_endpoint
+from hokm.storage import SqlStorage
+
+__all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+# Optional modules that add routes (and a ``setup(state)`` hook) without editing this file:
+# the web client's simulator API and the accounts API.
+PLUGINS = ("hokm.server.sim_api", "hokm.server.accounts_api")
+
+
+class _WebClient:
+    """Static files of the web client at ``/``; a plain 404 until the directory exists."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.files: StaticFiles | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.files is None:
+            if not (self.directory / "index.html").is_file():
+                response = JSONResponse(
+                    {"code": "not_found", "message": "not found", "message_fa": "پیدا نشد"},
+                    status_code=404,
+                )
+                await response(scope, receive, send)
+                return
+            self.files = StaticFiles(directory=self.directory, html=True)
+        await self.files(scope, receive, send)
+
+
+def _plugins() -> list[Any]:
+    modules = []
+    for name in PLUGINS:
+        try:
+            modules.append(importlib.import_module(name))
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return modules
+
+
+async def openapi(request: Request) -> Response:
+    """This API in OpenAPI 3."""
+    return JSONResponse(openapi_document())
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The server app; storage opens and rooms start in the lifespan."""
+    settings = settings or Settings()
+    plugins = _plugins()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        storage = SqlStorage(settings.database_url)
+        await storage.start()
+        secret = settings.secret or await storage.setting("secret", secrets.token_hex(32))
+        guests = GuestAuthenticator(TokenSigner(secret.encode()), storage)
+        rooms = RoomManager(storage, settings)
+        await rooms.start()
+        state = ServerState(settings, storage, AuthChain(guests), guests, rooms)
+        app.state.hokm = state
+        for plugin in plugins:
+            setup = getattr(plugin, "setup", None)
+            if setup is not None:
+                await setup(state)
+        try:
+            yield
+        finally:
+            await rooms.shutdown()
+            await storage.close()
+
+    routes: list[BaseRoute] = [
+        *rest.routes(),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        WebSocketRoute("/ws", websocket_endpoint),
+    ]
+    for plugin in plugins:
+        extra = getattr(plugin, "routes", [])
+        routes.extend(extra() if callable(extra) else extra)
+    web_dir = Path(settings.web_dir) if settings.web_dir else WEB_DIR
+    routes.append(Mount("/", app=_WebClient(web_dir)))
+    return Starlette(routes=routes, lifespan=lifespan)

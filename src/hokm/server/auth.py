@@ -1,0 +1,171 @@
+"""Who is connecting: guests now, accounts later.
+
+A guest is a random id plus a display name; the id travels in a signed token (cookie
+``hokm_guest`` or ``hello.token``). Identity is resolved by an :class:`AuthChain` of
+authenticators, so the accounts code can put its own (session cookies) in front of the guest
+one without touching the WebSocket or REST handlers.
+
+>>> signer = TokenSigner(b"k" * 32)
+>>> token = signer.sign("g_abc")
+>>> signer.verify(token)
+'g_abc'
+>>> signer.verify(token[:-1] + ("A" if token[-1] != "A" else "B")) is None
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from hokm.storage import PlayerRow, SqlStorage
+from hokm.table.chat import check_text
+
+__all__ = [
+    "COOKIE_NAME",
+    "AuthChain",
+    "Authenticator",
+    "GuestAuthenticator",
+    "Identity",
+    "TokenSigner",
+    "clean_name",
+]
+
+COOKIE_NAME = "hokm_guest"
+MAX_NAME = 24
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """A player as the server knows them. ``kind``: ``guest`` (later also ``account``)."""
+
+    id: str
+    name: str
+    kind: str = "guest"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name, "kind": self.kind}
+
+
+class Authenticator(Protocol):
+    """Finds the identity of a request from its cookies or a bearer/hello token."""
+
+    async def identify(self, cookies: Mapping[str, str], token: str | None) -> Identity | None: ...
+
+
+class AuthChain:
+    """Authenticators asked in order; the first that knows the request wins."""
+
+    def __init__(self, *authenticators: Authenticator) -> None:
+        self.authenticators: list[Authenticator] = list(authenticators)
+
+    def add(self, authenticator: Authenticator, *, first: bool = True) -> None:
+        """Add an authenticator (the accounts code adds its session authenticator first)."""
+        if first:
+            self.authenticators.insert(0, authenticator)
+        else:
+            self.authenticators.append(authenticator)
+
+    async def identify(self, cookies: Mapping[str, str], token: str | None) -> Identity | None:
+        for authenticator in self.authenticators:
+            identity = await authenticator.identify(cookies, token)
+            if identity is not None:
+                return identity
+        return None
+
+
+class TokenSigner:
+    """HMAC-SHA-256 signatures of player ids: ``"<id>.<base64url signature>"``."""
+
+    def __init__(self, secret: bytes) -> None:
+        self.secret = secret
+
+    def _mac(self, value: str) -> str:
+        digest = hmac.new(self.secret, value.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
+
+    def sign(self, value: str) -> str:
+        return f"{value}.{self._mac(value)}"
+
+    def verify(self, token: str | None) -> str | None:
+        """The signed value, or None if the token is missing, malformed or forged."""
+        if not token or len(token) > 200 or "." not in token:
+            return None
+        value, _, mac = token.rpartition(".")
+        if not value or not hmac.compare_digest(mac, self._mac(value)):
+            return None
+        return value
+
+
+def clean_name(raw: object) -> str:
+    """A display name: trimmed, 1–24 characters, no control characters, links or phone numbers.
+
+    >>> clean_name("  Sara ")
+    'Sara'
+    >>> clean_name("www.example.com")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name may not contain a link
+    """
+    if not isinstance(raw, str):
+        raise ValueError("the name must be text")
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
+    if not name:
+        raise ValueError("the name is empty")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"the name is longer than {MAX_NAME} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name if ch != "\u200c"):
+        raise ValueError("the name has control characters")
+    rejection = check_text(name, free_text=True)
+    if rejection is not None and rejection.code in ("link", "phone"):
+        raise ValueError(
+            f"a name may not contain a {'link' if rejection.code == 'link' else 'phone number'}"
+        )
+    return name
+
+
+class GuestAuthenticator:
+    """Guests: a random id ``g_…`` signed into a token; the name lives in storage."""
+
+    def __init__(self, signer: TokenSigner, storage: SqlStorage) -> None:
+        self.signer = signer
+        self.storage = storage
+        self._cache: dict[str, Identity] = {}
+
+    async def identify(self, cookies: Mapping[str, str], token: str | None) -> Identity | None:
+        player_id = self.signer.verify(token) or self.signer.verify(cookies.get(COOKIE_NAME))
+        if player_id is None:
+            return None
+        cached = self._cache.get(player_id)
+        if cached is not None:
+            return cached
+        row = await self.storage.get_player(player_id)
+        if row is None:
+            return None
+        identity = Identity(row.id, row.name, row.kind)
+        self._cache[player_id] = identity
+        return identity
+
+    async def create(self, name: str) -> tuple[Identity, str]:
+        """A new guest named ``name`` and its token."""
+        identity = Identity(
+            "g_" + secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"), name
+        )
+        await self.storage.save_player(PlayerRow(identity.id, identity.name, identity.kind))
+        self._cache[identity.id] = identity
+        return identity, self.signer.sign(identity.id)
+
+    async def rename(self, identity: Identity, name: str) -> Identity:
+        renamed = Identity(identity.id, name, identity.kind)
+        await self.storage.save_player(PlayerRow(renamed.id, renamed.name, renamed.kind))
+        self._cache[renamed.id] = renamed
+        return renamed
+
+    def token_for(self, identity: Identity) -> str:
+        return self.signer.sign(identity.id)

@@ -1,0 +1,334 @@
+"""REST endpoints: identity, rooms by code, rules and presets, records and shuffle checks.
+
+Every handler answers JSON; bad input gets ``400`` with an error body (code, English and
+Persian message) and changes nothing. See ``docs/protocol.md`` §2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from hokm import __version__
+from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
+from hokm.server.auth import COOKIE_NAME, Identity, clean_name
+from hokm.server.errors import error_body
+from hokm.server.state import ServerState
+from hokm.table.chat import EMOJI, PHRASES
+from hokm.table.codes import is_code, normalize_code
+from hokm.table.commands import BOT_LEVELS
+
+__all__ = ["PROTOCOL_VERSION", "routes"]
+
+PROTOCOL_VERSION = 1
+MAX_BODY = 16 * 1024
+
+
+def _state(request: Request) -> ServerState:
+    state: ServerState = request.app.state.hokm
+    return state
+
+
+def error(status: int, code: str, detail: str | None = None) -> JSONResponse:
+    return JSONResponse(error_body(code, detail), status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise _Refusal(413, "bad_request", "the body is too large")
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _Refusal(400, "bad_json", str(exc)) from exc
+    if not isinstance(data, dict):
+        raise _Refusal(400, "bad_json", "the body must be a JSON object")
+    return data
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, code: str, detail: str | None = None) -> None:
+        super().__init__(detail or code)
+        self.status = status
+        self.code = code
+        self.detail = detail
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return None
+
+
+async def identify(request: Request) -> Identity | None:
+    return await _state(request).auth.identify(request.cookies, _bearer(request))
+
+
+def _with_cookie(response: Response, token: str, request: Request) -> Response:
+    response.set_cookie(
+        COOKIE_NAME,
+        token,
+        max_age=365 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    return response
+
+
+def _handler(fn: Any) -> Any:
+    """Turn refusals and engine errors into JSON errors; nothing else escapes as a traceback."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            response: Response = await fn(request)
+            return response
+        except _Refusal as refusal:
+            return error(refusal.status, refusal.code, refusal.detail)
+        except HokmError as exc:
+            return error(400, "bad_request", str(exc))
+
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+# ---------------------------------------------------------------------------------- identity
+
+
+@_handler
+async def post_guest(request: Request) -> Response:
+    """Create a guest identity, or rename the current one."""
+    data = await _json_body(request)
+    try:
+        name = clean_name(data.get("name"))
+    except ValueError as exc:
+        raise _Refusal(400, "bad_name", str(exc)) from exc
+    state = _state(request)
+    current = await identify(request)
+    if current is not None and current.kind == "guest":
+        identity = await state.guests.rename(current, name)
+        token = state.guests.token_for(identity)
+    else:
+        identity, token = await state.guests.create(name)
+    state.rooms.rename(identity)
+    response = JSONResponse({"player": identity.to_dict(), "token": token})
+    return _with_cookie(response, token, request)
+
+
+@_handler
+async def get_me(request: Request) -> Response:
+    """The caller's identity."""
+    identity = await identify(request)
+    if identity is None:
+        raise _Refusal(401, "unauthorized")
+    return JSONResponse({"player": identity.to_dict()})
+
+
+# ---------------------------------------------------------------------------------- rooms
+
+
+def _rules_from(data: dict[str, Any]) -> RuleSet:
+    preset = data.get("preset")
+    options = data.get("rules", {})
+    if preset is not None and not isinstance(preset, str):
+        raise _Refusal(400, "bad_rules", "preset must be a string")
+    if not isinstance(options, dict):
+        raise _Refusal(400, "bad_rules", "rules must be an object")
+    try:
+        return RuleSet.from_dict({**({"preset": preset} if preset else {}), **options})
+    except HokmError as exc:
+        raise _Refusal(400, "bad_rules", str(exc)) from exc
+
+
+@_handler
+async def post_room(request: Request) -> Response:
+    """Create a room; the caller is its owner."""
+    identity = await identify(request)
+    if identity is None:
+        raise _Refusal(401, "unauthorized")
+    data = await _json_body(request)
+    unknown = sorted(set(data) - {"preset", "rules"})
+    if unknown:
+        raise _Refusal(400, "bad_request", f"unknown field {unknown[0]!r}")
+    rules = _rules_from(data)
+    preset = data.get("preset") if isinstance(data.get("preset"), str) else None
+    room = await _state(request).rooms.create(identity, rules, preset=preset)
+    base = str(request.base_url).rstrip("/")
+    return JSONResponse(
+        {"code": room.code, "link": f"{base}/r/{room.code}", "room": room.public_info()},
+        status_code=201,
+    )
+
+
+async def _room_or_404(request: Request) -> Any:
+    code = normalize_code(request.path_params["code"])
+    room = await _state(request).rooms.get(code) if is_code(code) else None
+    if room is None:
+        raise _Refusal(404, "room_not_found")
+    return room
+
+
+@_handler
+async def get_room(request: Request) -> Response:
+    """Public information about a room (no hidden cards)."""
+    room = await _room_or_404(request)
+    return JSONResponse(room.public_info())
+
+
+@_handler
+async def get_room_games(request: Request) -> Response:
+    """The room's finished games."""
+    code = normalize_code(request.path_params["code"])
+    games = await _state(request).storage.list_games(code)
+    if not games and await _state(request).rooms.get(code) is None:
+        raise _Refusal(404, "room_not_found")
+    return JSONResponse(
+        {"games": [{**g.to_dict(), "record": f"/api/games/{g.game_id}/record"} for g in games]}
+    )
+
+
+async def _game(request: Request) -> tuple[Any, dict[str, Any]]:
+    game_id = request.path_params["game_id"]
+    found = await _state(request).storage.get_game(game_id) if len(game_id) <= 40 else None
+    if found is None:
+        raise _Refusal(404, "not_found", "no finished game with this id")
+    return found
+
+
+@_handler
+async def get_record(request: Request) -> Response:
+    """A finished game as a hokm-record/1 document (a download)."""
+    summary, record = await _game(request)
+    return JSONResponse(
+        record,
+        headers={"Content-Disposition": f'attachment; filename="hokm-{summary.game_id}.json"'},
+    )
+
+
+@_handler
+async def get_shuffle(request: Request) -> Response:
+    """Every hand's seed commitment and revealed seed."""
+    summary, record = await _game(request)
+    hands = []
+    for i, hand in enumerate(record.get("hands", [])):
+        seed = hand.get("seed")
+        hands.append(
+            {
+                "hand": i,
+                "hakem": hand.get("hakem"),
+                "seed": seed,
+                "seed_commitment": seed_commitment(seed) if isinstance(seed, str) else None,
+            }
+        )
+    return JSONResponse({"game_id": summary.game_id, "hands": hands})
+
+
+@_handler
+async def post_verify(request: Request) -> Response:
+    """Re-derive a deal from its seed; check the commitment and (optionally) the cards."""
+    data = await _json_body(request)
+    seed = data.get("seed")
+    if not isinstance(seed, str) or not 0 < len(seed) <= 200:
+        raise _Refusal(400, "bad_request", "seed must be a string")
+    hakem = data.get("hakem", 0)
+    deal = Deal.from_seed(seed, Seat.parse(hakem))
+    cards = [[str(c) for c in hand] for hand in deal.hands]
+    commitment = data.get("seed_commitment")
+    commitment_ok = None if commitment is None else commitment == seed_commitment(seed)
+    cards_ok = None
+    if data.get("cards") is not None:
+        given = data["cards"]
+        if not isinstance(given, list) or len(given) != 4:
+            raise _Refusal(400, "bad_request", "cards must be four lists of cards")
+        cards_ok = [[str(Card.parse(c)) for c in hand] for hand in given] == cards
+    ok = commitment_ok is not False and cards_ok is not False
+    return JSONResponse(
+        {
+            "ok": ok,
+            "commitment_ok": commitment_ok,
+            "cards_ok": cards_ok,
+            "seed_commitment": seed_commitment(seed),
+            "cards": cards,
+        }
+    )
+
+
+# ---------------------------------------------------------------------------------- rules
+
+
+def rule_options() -> list[dict[str, Any]]:
+    hints = typing.get_type_hints(RuleSet)
+    options: list[dict[str, Any]] = []
+    for f in dataclasses.fields(RuleSet):
+        option: dict[str, Any] = {"name": f.name, "default": f.default}
+        choices = typing.get_args(hints[f.name])
+        if choices:
+            option.update(type="choice", choices=list(choices))
+        elif isinstance(f.default, bool):
+            option["type"] = "boolean"
+        elif f.name.endswith("_seconds"):
+            option.update(type="seconds", min=0, max=86400)
+        else:
+            option.update(type="integer", min=1)
+        options.append(option)
+    return options
+
+
+async def get_rules(request: Request) -> Response:
+    """Every rule option with its default and allowed values; the bot levels."""
+    return JSONResponse({"options": rule_options(), "bot_levels": list(BOT_LEVELS)})
+
+
+async def get_presets(request: Request) -> Response:
+    """The named presets and the full options each sets."""
+    return JSONResponse({"presets": {name: RuleSet.preset(name).to_dict() for name in PRESETS}})
+
+
+async def get_phrases(request: Request) -> Response:
+    """The preset chat phrases and emoji accepted during a hand."""
+    return JSONResponse(
+        {
+            "phrases": [{"id": k, "fa": fa, "en": en} for k, (fa, en) in PHRASES.items()],
+            "emoji": list(EMOJI),
+        }
+    )
+
+
+async def get_health(request: Request) -> Response:
+    """Liveness."""
+    return JSONResponse({"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION})
+
+
+async def room_link(request: Request) -> Response:
+    """The short room link opens the web client on that room."""
+    code = normalize_code(request.path_params["code"])
+    return RedirectResponse(f"/?room={code}" if is_code(code) else "/", status_code=302)
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/api/guest", post_guest, methods=["POST"]),
+        Route("/api/me", get_me, methods=["GET"]),
+        Route("/api/rooms", post_room, methods=["POST"]),
+        Route("/api/rooms/{code}", get_room, methods=["GET"]),
+        Route("/api/rooms/{code}/games", get_room_games, methods=["GET"]),
+        Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
+        Route("/api/games/{game_id}/shuffle", get_shuffle, methods=["GET"]),
+        Route("/api/verify", post_verify, methods=["POST"]),
+        Route("/api/rules", get_rules, methods=["GET"]),
+        Route("/api/presets", get_presets, methods=["GET"]),
+        Route("/api/chat/phrases", get_phrases, methods=["GET"]),
+        Route("/api/health", get_health, methods=["GET"]),
+        Route("/r/{code}", room_link, methods=["GET"]),
+    ]

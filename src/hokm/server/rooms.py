@@ -1,0 +1,696 @@
+"""Rooms at run time: one actor per table applies every input, stores it, then broadcasts.
+
+Exactly one owner applies inputs to a table: each :class:`RoomActor` has an inbox and one
+task that takes inputs one at a time (a command, a connection opening or closing, a timer
+tick, a bot's move). For each input the actor
+
+1. applies it to the :class:`~hokm.table.Table` (pure, synchronous);
+2. appends the input to the table's **input log** in storage and waits for the commit
+   (group commit across tables), and stores finished games;
+3. only then sends every connected member the events rendered for them, and the sender its
+   reply (``ack`` / ``error``).
+
+A snapshot of the table (``Table.to_dict`` plus what the actor needs to replay exactly: the
+connection counts, the chat flood window and the deal-seed counter) is stored every
+``snapshot_every`` inputs, at each game end and at shutdown. After a restart (clean or
+``kill -9``) a table is rebuilt from its snapshot and the inputs logged after it, replayed
+with their recorded times — deals come from an HMAC of a per-room secret and a counter, so
+the replay deals the same cards — and then restored as the table docs say (paused until a
+human returns, deadlines re-armed with a short grace). No acknowledged input is lost.
+
+Bots think in an executor (a process pool by default), never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hokm.engine import HokmError, RuleSet, action_from_dict, view_of
+from hokm.server.auth import Identity
+from hokm.server.errors import error_frame
+from hokm.server.state import Settings
+from hokm.storage import GameSummary, RoomRow, SqlStorage, StorageError
+from hokm.table import (
+    BotTurn,
+    Deadline,
+    GameResult,
+    Outcome,
+    Table,
+    TableEvent,
+    choose_bot_action,
+    new_code,
+)
+
+__all__ = ["Connection", "RoomActor", "RoomManager", "SeedCounter"]
+
+log = logging.getLogger(__name__)
+
+# Events after which a recipient's game view is attached to the frame (the browser never
+# re-implements the rules: it shows ``game.hand`` and enables ``game.legal``).
+_VIEW_KINDS = frozenset(
+    {"game_started", "status", "game_result", "game_closed", "game_cancelled", "turn", "resumed"}
+)
+
+
+GameListener = Callable[["RoomActor", GameResult, str], Awaitable[None]]
+
+
+class Connection(Protocol):
+    """A client connection as the actor sees it: a player id and a non-blocking send."""
+
+    player: str
+
+    def push(self, frame: dict[str, Any]) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+class SeedCounter:
+    """The deal seeds of one room: ``HMAC-SHA-256(secret, "code:n")``, n = 0, 1, 2, …
+
+    Unpredictable without the room's secret (kept server-side), and reproducible when a
+    table is replayed from its input log after a restart.
+
+    >>> seeds = SeedCounter("k" * 64, "ACDEFG")
+    >>> first = seeds()
+    >>> seeds.n, len(first), SeedCounter("k" * 64, "ACDEFG")() == first
+    (1, 64, True)
+    """
+
+    def __init__(self, secret: str, code: str, n: int = 0) -> None:
+        self.secret = secret
+        self.code = code
+        self.n = n
+
+    def __call__(self) -> str:
+        message = f"{self.code}:{self.n}".encode()
+        self.n += 1
+        return hmac.new(bytes.fromhex(self.secret), message, hashlib.sha256).hexdigest()
+
+
+# ---------------------------------------------------------------------------------- inputs
+
+
+@dataclass(slots=True)
+class _Command:
+    conn: Connection | None
+    player: str
+    data: dict[str, Any]
+    reply: asyncio.Future[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class _Attach:
+    conn: Connection
+    name: str
+    last_version: int | None
+    reply: asyncio.Future[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class _Detach:
+    conn: Connection
+
+
+@dataclass(slots=True)
+class _Sync:
+    conn: Connection
+    last_version: int
+    reply: asyncio.Future[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class _Tick:
+    pass
+
+
+@dataclass(slots=True)
+class _BotMove:
+    seat: int
+    action: dict[str, Any]
+    version: int
+
+
+@dataclass(slots=True)
+class _Stop:
+    done: asyncio.Future[None]
+
+
+_Input = _Command | _Attach | _Detach | _Sync | _Tick | _BotMove | _Stop
+
+
+@dataclass(slots=True)
+class _Step:
+    """What one input did: the outcome and the log entries that reproduce it."""
+
+    outcome: Outcome = field(default_factory=Outcome)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------- actor
+
+
+class RoomActor:
+    """The single owner of one table."""
+
+    def __init__(
+        self,
+        manager: RoomManager,
+        table: Table,
+        seeds: SeedCounter,
+        *,
+        seq: int,
+        snapshot_seq: int,
+    ) -> None:
+        self.manager = manager
+        self.table = table
+        self.seeds = seeds
+        self.code = table.code
+        self.seq = seq  # last logged input
+        self.snapshot_seq = snapshot_seq
+        self.conns: dict[Connection, None] = {}
+        self.inbox: asyncio.Queue[_Input] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
+        self._bot_busy = False
+        self.stopped = False
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room {self.code}")
+        self._schedule()
+
+    # ------------------------------------------------------------------ submitting inputs
+
+    def _future(self) -> asyncio.Future[dict[str, Any]]:
+        return asyncio.get_running_loop().create_future()
+
+    async def command(
+        self, conn: Connection | None, player: str, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Apply a table command from ``player``; returns their reply frame."""
+        future = self._future()
+        self.inbox.put_nowait(_Command(conn, player, data, future))
+        return await future
+
+    async def attach(self, conn: Connection, name: str, last_version: int | None) -> dict[str, Any]:
+        """Enter the room on ``conn`` (join + connect); returns a snapshot or an events frame."""
+        future = self._future()
+        self.inbox.put_nowait(_Attach(conn, name, last_version, future))
+        return await future
+
+    def detach(self, conn: Connection) -> None:
+        self.inbox.put_nowait(_Detach(conn))
+
+    async def sync(self, conn: Connection, last_version: int) -> dict[str, Any]:
+        future = self._future()
+        self.inbox.put_nowait(_Sync(conn, last_version, future))
+        return await future
+
+    async def stop(self) -> None:
+        """Finish the queued inputs, store a snapshot, stop the task."""
+        if self.task is None or self.task.done():
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(_Stop(done))
+        await done
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _run(self) -> None:
+        while True:
+            item = await self.inbox.get()
+            if isinstance(item, _Stop):
+                await self._stop(item)
+                return
+            try:
+                await self._process(item)
+            except Exception:
+                log.exception("room %s: input failed; reloading the table from storage", self.code)
+                await self._recover(item)
+
+    async def _stop(self, item: _Stop) -> None:
+        self.stopped = True
+        if self._timer is not None:
+            self._timer.cancel()
+        try:
+            await self._snapshot()
+        except Exception:  # pragma: no cover - the log still has everything
+            log.exception("room %s: final snapshot failed", self.code)
+        while not self.inbox.empty():  # answer whatever raced in
+            late = self.inbox.get_nowait()
+            _answer(late, error_frame("shutting_down"))
+        item.done.set_result(None)
+
+    async def _recover(self, item: _Input) -> None:
+        _answer(item, error_frame("server_error"))
+        try:
+            table, seeds, seq, snap = await self.manager.load_table(self.code)
+        except Exception:  # pragma: no cover - storage is down: keep the in-memory table
+            log.exception("room %s: reload failed", self.code)
+            return
+        self.table, self.seeds, self.seq, self.snapshot_seq = table, seeds, seq, snap
+        for conn in list(self.conns):  # clients reconnect and resume from the restored table
+            conn.close(1011, "server_error")
+        self.conns.clear()
+        self._timer_at = -1.0
+        self._schedule()
+
+    async def _process(self, item: _Input) -> None:
+        now = time.time()
+        step = self._apply(item, now)
+        outcome = step.outcome
+        if step.entries:
+            first = self.seq + 1
+            await self.manager.storage.append_events(self.code, first, step.entries)
+            self.seq += len(step.entries)
+        for result, record in zip(outcome.results, outcome.records, strict=False):
+            await self._store_game(result, record)
+        self._broadcast(outcome.events)
+        self._reply(item, step)
+        if outcome.results or self.seq - self.snapshot_seq >= self.manager.settings.snapshot_every:
+            await self._snapshot()
+        if isinstance(item, _Detach | _Command) and self.table.is_empty:
+            await self.manager.storage.update_room(self.code, active=False)
+        self._schedule()
+        self._dispatch_bots(now)
+
+    def _apply(self, item: _Input, now: float) -> _Step:
+        table = self.table
+        step = _Step()
+        if isinstance(item, _Command):
+            step.outcome = table.handle(item.player, item.data, now)
+            if step.outcome.changed or "action_id" in item.data:
+                step.entries.append({"op": "cmd", "p": item.player, "d": item.data, "t": now})
+            if item.data.get("type") == "leave" and item.conn is not None and step.outcome.changed:
+                self.conns.pop(item.conn, None)
+        elif isinstance(item, _Attach):
+            join = {"type": "join", "name": item.name}
+            joined = table.handle(item.conn.player, join, now)
+            if joined.changed:
+                step.entries.append({"op": "cmd", "p": item.conn.player, "d": join, "t": now})
+            step.outcome = joined
+            if joined.reply is not None and joined.reply.get("type") == "error":
+                return step
+            connected = table.connect(item.conn.player, now)
+            step.entries.append({"op": "connect", "p": item.conn.player, "t": now})
+            step.outcome.merge(connected)
+        elif isinstance(item, _Detach):
+            attached = item.conn in self.conns
+            self.conns.pop(item.conn, None)
+            if attached and item.conn.player in table.members:
+                step.outcome = table.disconnect(item.conn.player, now)
+                step.entries.append({"op": "disconnect", "p": item.conn.player, "t": now})
+        elif isinstance(item, _Tick):
+            step.outcome = table.tick(now)
+            if step.outcome.changed:
+                step.entries.append({"op": "tick", "t": now})
+        elif isinstance(item, _BotMove):
+            self._bot_busy = False
+            try:
+                action = action_from_dict(item.action)
+            except HokmError:  # pragma: no cover - bots return engine actions
+                log.error("room %s: a bot returned %r", self.code, item.action)
+                return step
+            step.outcome = table.apply_bot_action(item.seat, action, item.version, now)
+            if step.outcome.changed:
+                step.entries.append(
+                    {"op": "bot", "seat": item.seat, "a": item.action, "v": item.version, "t": now}
+                )
+        return step
+
+    def _reply(self, item: _Input, step: _Step) -> None:
+        if isinstance(item, _Command):
+            _settle(item.reply, step.outcome.reply or {"type": "ok"})
+        elif isinstance(item, _Attach):
+            reply = step.outcome.reply
+            if reply is not None and reply.get("type") == "error":
+                _settle(item.reply, reply)
+                return
+            self.conns[item.conn] = None
+            _settle(item.reply, self._resume_frame(item.conn.player, item.last_version))
+        elif isinstance(item, _Sync):
+            _settle(item.reply, self._resume_frame(item.conn.player, item.last_version))
+
+    def _resume_frame(self, player: str, last_version: int | None) -> dict[str, Any]:
+        if last_version is not None:
+            frames = self.table.events_since(last_version, player)
+            if frames is not None:
+                return self._events_frame(player, last_version, frames)
+        return self._snapshot_frame(player)
+
+    def _snapshot_frame(self, player: str) -> dict[str, Any]:
+        frame = self.table.snapshot_for(player)
+        frame["room"] = self.code
+        frame["server_time"] = time.time()
+        return frame
+
+    def _events_frame(
+        self, player: str, since: int, frames: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        table = self.table
+        game = None if table.game is None else view_of(table.game, table.seat_of(player)).to_dict()
+        return {
+            "type": "events",
+            "room": self.code,
+            "from_version": since + 1,
+            "version": table.version,
+            "events": [_wrap(self.code, f) for f in frames],
+            "game": game,
+            "you": _you(table, player),
+            "server_time": time.time(),
+        }
+
+    # ------------------------------------------------------------------ broadcasting
+
+    def _broadcast(self, events: list[TableEvent]) -> None:
+        if not events or not self.conns:
+            return
+        game_changed = any(e.engine is not None or e.kind in _VIEW_KINDS for e in events)
+        by_player: dict[str, list[dict[str, Any]]] = {}
+        for conn in self.conns:
+            frames = by_player.get(conn.player)
+            if frames is None:
+                frames = self._frames_for(conn.player, events, game_changed)
+                by_player[conn.player] = frames
+            for frame in frames:
+                conn.push(frame)
+
+    def _frames_for(
+        self, player: str, events: list[TableEvent], game_changed: bool
+    ) -> list[dict[str, Any]]:
+        table = self.table
+        frames = []
+        for event in events:
+            rendered = table.render(event, player)
+            if rendered is not None:
+                frames.append(_wrap(self.code, rendered))
+        if frames and game_changed:
+            seat = table.seat_of(player)
+            frames[-1]["game"] = None if table.game is None else view_of(table.game, seat).to_dict()
+            frames[-1]["you"] = _you(table, player)
+        return frames
+
+    # ------------------------------------------------------------------ timers and bots
+
+    def _schedule(self) -> None:
+        if self.stopped:
+            return
+        at = self.table.next_deadline()
+        if at == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_at = at
+        if at is None:
+            return
+        delay = max(0.0, at - time.time())
+        self._timer = asyncio.get_running_loop().call_later(delay, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self._timer_at = None
+        self.inbox.put_nowait(_Tick())
+
+    def _dispatch_bots(self, now: float) -> None:
+        if self._bot_busy or self.stopped:
+            return
+        turns = self.table.pending_bot_turns(now)
+        for turn in turns:
+            self._bot_busy = True
+            self.manager.think(turn, self._bot_done(turn))
+
+    def _bot_done(self, turn: BotTurn) -> Callable[[dict[str, Any] | None], None]:
+        def done(action: dict[str, Any] | None) -> None:
+            if action is None:
+                self._bot_busy = False
+                return
+            self.inbox.put_nowait(_BotMove(turn.seat, action, turn.version))
+
+        return done
+
+    # ------------------------------------------------------------------ storage
+
+    async def _store_game(self, result: GameResult, record: dict[str, Any]) -> None:
+        summary = GameSummary(
+            game_id=f"{self.code}-{result.game}",
+            code=self.code,
+            number=result.game,
+            finished_at=int(time.time() * 1000),
+            winner_team=result.winner_team,
+            score=result.score,
+            cancelled=result.status != "completed",
+        )
+        await self.manager.storage.save_game(summary, {**record, "result": result.to_dict()})
+        for listener in list(self.manager.game_listeners):
+            try:
+                await listener(self, result, summary.game_id)
+            except Exception:
+                log.exception("room %s: a game listener failed", self.code)
+
+    async def _snapshot(self) -> None:
+        data = snapshot_data(self.table, self.seeds)
+        seq = self.seq
+        await self.manager.storage.put_snapshot(self.code, seq, data)
+        self.snapshot_seq = seq
+
+    def public_info(self) -> dict[str, Any]:
+        return {**self.table.public_state(), "version": self.table.version}
+
+
+def _wrap(code: str, frame: dict[str, Any]) -> dict[str, Any]:
+    event = {k: v for k, v in frame.items() if k not in ("type", "version")}
+    return {"type": "event", "room": code, "version": frame["version"], "event": event}
+
+
+def _you(table: Table, player: str) -> dict[str, Any]:
+    return {
+        "player": player,
+        "seat": table.seat_of(player),
+        "is_owner": player == table.owner,
+        "is_member": player in table.members,
+    }
+
+
+def _settle(future: asyncio.Future[dict[str, Any]], frame: dict[str, Any]) -> None:
+    if not future.done():
+        future.set_result(frame)
+
+
+def _answer(item: _Input, frame: dict[str, Any]) -> None:
+    reply = getattr(item, "reply", None)
+    if isinstance(reply, asyncio.Future):
+        _settle(reply, frame)
+    if isinstance(item, _Stop) and not item.done.done():
+        item.done.set_result(None)
+
+
+# ---------------------------------------------------------------------------------- snapshots
+
+
+def snapshot_data(table: Table, seeds: SeedCounter) -> dict[str, Any]:
+    """Everything needed to replay the input log exactly from this point."""
+    return {
+        "format": "hokm-room/1",
+        "table": table.to_dict(),
+        "connections": {m.player: m.connections for m in table.members.values() if m.connections},
+        "flood": {p: list(ts) for p, ts in table.flood.sent.items()},
+        "seed_secret": seeds.secret,
+        "seed_n": seeds.n,
+        "saved_at": time.time(),
+    }
+
+
+def replay(
+    data: dict[str, Any], entries: list[dict[str, Any]], *, now: float
+) -> tuple[Table, SeedCounter]:
+    """Rebuild a table from a snapshot and the inputs logged after it, then restore it.
+
+    The snapshot is loaded exactly (deadlines, pause, connections, flood window), each input is
+    applied again with its recorded time, and the result is restored for ``now`` (nobody is
+    connected yet: a game in progress pauses; deadlines get the restore grace).
+    """
+    raw = data["table"]
+    seeds = SeedCounter(data["seed_secret"], raw["code"], int(data["seed_n"]))
+    table = Table.from_dict(raw, now=float(data.get("saved_at", now)), seed_source=seeds)
+    table.paused_at = raw["paused_at"]
+    table.deadlines = {k: Deadline.from_dict(v) for k, v in raw["deadlines"].items()}
+    for player, count in data.get("connections", {}).items():
+        if player in table.members:
+            table.members[player].connections = int(count)
+    table.flood.sent = {p: [float(t) for t in ts] for p, ts in data.get("flood", {}).items()}
+    for entry in entries:
+        _replay_one(table, entry)
+    restored = Table.from_dict(table.to_dict(), now=now, seed_source=seeds)
+    return restored, seeds
+
+
+def _replay_one(table: Table, entry: dict[str, Any]) -> None:
+    op = entry.get("op")
+    t = float(entry["t"])
+    if op == "cmd":
+        table.handle(entry["p"], entry["d"], t)
+    elif op == "connect":
+        table.connect(entry["p"], t)
+    elif op == "disconnect":
+        table.disconnect(entry["p"], t)
+    elif op == "tick":
+        table.tick(t)
+    elif op == "bot":
+        table.apply_bot_action(int(entry["seat"]), action_from_dict(entry["a"]), int(entry["v"]), t)
+    else:  # pragma: no cover - only the ops above are written
+        log.error("unknown log entry %r", entry)
+
+
+# ---------------------------------------------------------------------------------- manager
+
+
+def _think(turn: BotTurn) -> dict[str, Any]:
+    """Run in a worker: the bot's action for ``turn``, as JSON."""
+    return choose_bot_action(turn).to_dict()
+
+
+class RoomManager:
+    """Every room of this server process, loaded on demand."""
+
+    def __init__(self, storage: SqlStorage, settings: Settings) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.actors: dict[str, RoomActor] = {}
+        # Called once a game ended and was stored: ``await listener(actor, result, game_id)``
+        # (the accounts code records points and ratings here).
+        self.game_listeners: list[GameListener] = []
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._pool: concurrent.futures.Executor | None = None
+        self._stopping = False
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        workers = self.settings.bot_workers
+        if workers > 0:
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")
+            self._pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+        else:
+            self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
+
+    async def shutdown(self) -> None:
+        """Stop every actor (each stores a final snapshot) and the bot workers."""
+        self._stopping = True
+        await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def think(self, turn: BotTurn, done: Callable[[dict[str, Any] | None], None]) -> None:
+        """Compute a bot move off the event loop; ``done`` gets the action (None on failure)."""
+        if self._pool is None or self._stopping:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self._pool, _think, turn)
+        except RuntimeError:  # pragma: no cover - the pool is shutting down
+            done(None)
+            return
+
+        def finished(f: asyncio.Future[dict[str, Any]]) -> None:
+            if f.cancelled():
+                done(None)
+            elif f.exception() is not None:
+                log.error("bot failed: %r", f.exception())
+                done(None)
+            else:
+                done(f.result())
+
+        future.add_done_callback(finished)
+
+    # ------------------------------------------------------------------ rooms
+
+    async def create(
+        self, owner: Identity, rules: RuleSet, *, preset: str | None = None
+    ) -> RoomActor:
+        """A new room with a fresh code; ``owner`` is its first member and owner."""
+        rng = secrets.SystemRandom()
+        now = time.time()
+        for _ in range(50):
+            code = new_code(rng)
+            if await self.storage.create_room(RoomRow(code, owner.id, "lobby", int(now * 1000))):
+                break
+        else:  # pragma: no cover - 23**6 codes
+            raise StorageError("no free room code")
+        seeds = SeedCounter(secrets.token_hex(32), code)
+        table = Table(
+            code,
+            code,
+            owner=owner.id,
+            owner_name=owner.name,
+            now=now,
+            rules=rules,
+            config=self.settings.table,
+            seed_source=seeds,
+        )
+        if preset is not None:
+            table.preset = preset if rules == RuleSet.preset(preset) else rules.preset_name()
+        await self.storage.put_snapshot(code, 0, snapshot_data(table, seeds))
+        actor = RoomActor(self, table, seeds, seq=0, snapshot_seq=0)
+        self.actors[code] = actor
+        actor.start()
+        return actor
+
+    async def get(self, code: str) -> RoomActor | None:
+        """The room's actor, loading the room from storage if needed; None if unknown."""
+        actor = self.actors.get(code)
+        if actor is not None:
+            return actor
+        if self._stopping:
+            return None
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        async with lock:
+            actor = self.actors.get(code)
+            if actor is not None:
+                return actor
+            if await self.storage.get_room(code) is None:
+                return None
+            table, seeds, seq, snap = await self.load_table(code)
+            actor = RoomActor(self, table, seeds, seq=seq, snapshot_seq=snap)
+            self.actors[code] = actor
+            actor.start()
+            if seq != snap:
+                await actor._snapshot()
+            return actor
+
+    async def load_table(self, code: str) -> tuple[Table, SeedCounter, int, int]:
+        """Rebuild a room's table from storage: (table, seeds, last input, snapshot input)."""
+        snapshot = await self.storage.get_snapshot(code)
+        if snapshot is None:
+            raise StorageError(f"room {code} has no snapshot")
+        snap_seq, data = snapshot
+        entries = await self.storage.events_after(code, snap_seq)
+        table, seeds = replay(data, [e.data for e in entries], now=time.time())
+        seq = entries[-1].version if entries else snap_seq
+        return table, seeds, seq, snap_seq
+
+    def rename(self, identity: Identity) -> None:
+        """A player changed their name: rooms learn it when they next join."""
+
+    async def detach_all(self, conn: Connection) -> None:
+        for actor in self.actors.values():
+            if conn in actor.conns:
+                actor.detach(conn)
+
+
+with contextlib.suppress(ImportError):  # pragma: no cover - warm the bots module import
+    import hokm.bots  # noqa: F401

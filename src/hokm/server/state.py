@@ -1,0 +1,48 @@
+"""What the running server holds: settings, storage, identity and the rooms."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hokm.storage import SqlStorage
+from hokm.table import TableConfig
+
+if TYPE_CHECKING:
+    from hokm.server.auth import AuthChain, GuestAuthenticator
+    from hokm.server.rooms import RoomManager
+
+__all__ = ["ServerState", "Settings"]
+
+
+def _env_origins() -> tuple[str, ...]:
+    raw = os.environ.get("HOKM_ALLOWED_ORIGINS", "")
+    return tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Knobs of the server (the defaults are the documented protocol limits)."""
+
+    database_url: str | None = None
+    allowed_origins: tuple[str, ...] = field(default_factory=_env_origins)
+    max_frame_bytes: int = 8192
+    messages_per_second: float = 20.0
+    message_burst: float = 40.0
+    flood_close_seconds: float = 5.0  # a connection flooding this long is closed
+    hello_timeout: float = 10.0
+    bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
+    snapshot_every: int = 64  # logged inputs between table snapshots
+    table: TableConfig = field(default_factory=TableConfig)
+    web_dir: str | None = None  # the static client; default: the package's web/ directory
+    secret: str | None = field(default_factory=lambda: os.environ.get("HOKM_SECRET"))
+
+
+@dataclass(slots=True)
+class ServerState:
+    settings: Settings
+    storage: SqlStorage
+    auth: AuthChain
+    guests: GuestAuthenticator
+    rooms: RoomManager

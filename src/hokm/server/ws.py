@@ -1,0 +1,410 @@
+"""The WebSocket endpoint ``/ws``: framing, limits, identity, and routing to room actors.
+
+Every inbound frame is checked here first (size, rate, JSON object, envelope fields); table
+commands are then schema-checked by the table itself. Nothing a client sends can raise out of
+this module: a bad frame gets an ``error`` frame and changes nothing. Outbound frames go
+through a per-connection queue, so a slow client never blocks a room. See
+``docs/protocol.md`` §3–5.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from hokm.server.auth import Identity, clean_name
+from hokm.server.errors import MESSAGES, error_frame
+from hokm.server.limits import TokenBucket
+from hokm.server.rest import PROTOCOL_VERSION
+from hokm.server.rooms import RoomActor
+from hokm.server.state import ServerState, Settings
+from hokm.table import COMMAND_TYPES, is_code, normalize_code
+
+__all__ = ["WsConnection", "origin_allowed", "websocket_endpoint"]
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 4000  # frames queued for one client before it is dropped as too slow
+_ENVELOPE = {
+    "hello": ({"protocol"}, {"name", "token"}),
+    "join": ({"code"}, {"last_version", "as"}),
+    "sync": ({"last_version"}, set()),
+    "ping": (set(), {"t"}),
+}
+
+
+def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...]) -> bool:
+    """May a WebSocket upgrade with these headers proceed?
+
+    No ``Origin`` (not a browser) is allowed; a browser's ``Origin`` must name this very
+    host, or be listed in ``allowed`` (``*`` allows every origin).
+
+    >>> origin_allowed({"host": "a.example:8000", "origin": "http://a.example:8000"}, ())
+    True
+    >>> origin_allowed({"host": "a.example:8000", "origin": "https://evil.example"}, ())
+    False
+    >>> origin_allowed({"host": "a:1", "origin": "https://b.example"}, ("https://b.example",))
+    True
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.strip().rstrip("/")
+    if "*" in allowed or origin in allowed:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(netloc) and netloc.lower() == headers.get("host", "").lower()
+
+
+class WsConnection:
+    """One client socket: who it is, which room it is in, and its outgoing queue."""
+
+    def __init__(self, websocket: WebSocket, identity: Identity) -> None:
+        self.websocket = websocket
+        self.identity = identity
+        self.player = identity.id
+        self.room: RoomActor | None = None
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closing: tuple[int, str] | None = None
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def push(self, frame: dict[str, Any]) -> None:
+        if self.closing is not None:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("dropping a slow client %s", self.player)
+            self.close(1008, "too_slow")
+            return
+        self.outbox.put_nowait(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close the socket with ``code``."""
+        if self.closing is None:
+            self.closing = (code, reason)
+            self.outbox.put_nowait(None)
+
+    async def _write(self) -> None:
+        ws = self.websocket
+        try:
+            while True:
+                frame = await self.outbox.get()
+                if frame is None:
+                    break
+                await ws.send_text(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+        except Exception:  # the peer went away: the reader notices and cleans up
+            return
+        code, reason = self.closing or (1000, "")
+        with contextlib.suppress(Exception):
+            await ws.close(code=code, reason=reason)
+
+    async def finish(self) -> None:
+        self.close(1000, "")
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(self.writer, 2.0)
+        if not self.writer.done():
+            self.writer.cancel()
+
+
+class _Refused(Exception):
+    def __init__(self, frame: dict[str, Any]) -> None:
+        super().__init__(frame.get("code"))
+        self.frame = frame
+
+
+def _check_envelope(data: dict[str, Any], kind: str) -> None:
+    required, optional = _ENVELOPE[kind]
+    keys = set(data) - {"type", "ref"}
+    missing = sorted(required - keys)
+    if missing:
+        raise _Refused(error_frame("bad_message", f"{kind}: missing field {missing[0]!r}"))
+    unknown = sorted(keys - required - optional)
+    if unknown:
+        raise _Refused(error_frame("bad_message", f"{kind}: unknown field {unknown[0]!r}"))
+
+
+def _version(value: object, kind: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _Refused(error_frame("bad_message", f"{kind}: last_version must be an integer ≥ 0"))
+    return value
+
+
+class _Session:
+    """The conversation on one socket after the WebSocket is accepted."""
+
+    def __init__(self, websocket: WebSocket, state: ServerState) -> None:
+        self.websocket = websocket
+        self.state = state
+        self.settings: Settings = state.settings
+        self.bucket = TokenBucket(
+            rate=self.settings.messages_per_second, burst=self.settings.message_burst
+        )
+        self.flood_since: float | None = None
+        self.last_flood_error = 0.0
+        self.conn: WsConnection | None = None
+
+    async def receive(self, timeout: float | None = None) -> str | bytes | None:
+        """The next message's data; None when the peer disconnected."""
+        message = await asyncio.wait_for(self.websocket.receive(), timeout)
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is not None:
+            return str(text)
+        raw = message.get("bytes")
+        return bytes(raw) if raw is not None else b""
+
+    def decode(self, raw: str | bytes) -> dict[str, Any]:
+        limit = self.settings.max_frame_bytes
+        if isinstance(raw, bytes):
+            if len(raw) > limit:
+                raise _Refused(error_frame("too_large", f"at most {limit} bytes"))
+            raise _Refused(error_frame("bad_json", "send JSON text frames, not binary"))
+        if len(raw) > limit or len(raw.encode()) > limit:
+            raise _Refused(error_frame("too_large", f"at most {limit} bytes"))
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise _Refused(error_frame("bad_json", str(exc)[:80])) from exc
+        if not isinstance(data, dict):
+            raise _Refused(error_frame("bad_json", "a frame is a JSON object"))
+        ref = data.get("ref")
+        if ref is not None and (not isinstance(ref, str) or len(ref) > 64):
+            raise _Refused(
+                error_frame("bad_message", "ref must be a string of at most 64 characters")
+            )
+        if not isinstance(data.get("type"), str):
+            raise _Refused(error_frame("bad_message", "a frame needs a string type", ref=ref))
+        return data
+
+    # ------------------------------------------------------------------ hello
+
+    async def hello(self) -> Identity | None:
+        """Wait for ``hello`` and resolve the identity; None if the socket must close."""
+        try:
+            raw = await self.receive(self.settings.hello_timeout)
+        except TimeoutError:
+            await self._close(4001, "unauthorized", "no hello in time")
+            return None
+        if raw is None:
+            return None
+        try:
+            data = self.decode(raw)
+            if data["type"] != "hello":
+                raise _Refused(error_frame("unauthorized", "the first frame must be hello"))
+            _check_envelope(data, "hello")
+            if data.get("protocol") != PROTOCOL_VERSION:
+                await self._close(
+                    4002, "unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}"
+                )
+                return None
+            name = None if data.get("name") is None else clean_name(data.get("name"))
+            token = data.get("token")
+            if token is not None and not isinstance(token, str):
+                raise _Refused(error_frame("bad_message", "token must be a string"))
+        except ValueError as exc:
+            await self._close(4001, "bad_name", str(exc))
+            return None
+        except _Refused as refusal:
+            await self._send(refusal.frame)
+            await self._close(4001, str(refusal.frame["code"]), None)
+            return None
+        identity = await self.state.auth.identify(self.websocket.cookies, token)
+        if identity is None:
+            identity, token = await self.state.guests.create(name or "مهمان")
+        elif name is not None and name != identity.name and identity.kind == "guest":
+            identity = await self.state.guests.rename(identity, name)
+        await self._send(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "ref": data.get("ref"),
+                "server_time": time.time(),
+                "player": identity.to_dict(),
+                "token": self.state.guests.token_for(identity)
+                if identity.kind == "guest"
+                else token,
+                "limits": {
+                    "max_frame_bytes": self.settings.max_frame_bytes,
+                    "messages_per_second": self.settings.messages_per_second,
+                    "chat_max_chars": 200,
+                },
+            }
+        )
+        return identity
+
+    async def _send(self, frame: dict[str, Any]) -> None:
+        frame = {k: v for k, v in frame.items() if v is not None or k in ("game",)}
+        await self.websocket.send_text(json.dumps(frame, ensure_ascii=False))
+
+    async def _close(self, code: int, error: str, detail: str | None) -> None:
+        frame = error_frame(error, detail)
+        with contextlib.suppress(Exception):
+            await self._send(
+                {
+                    "type": "bye",
+                    "code": code,
+                    "reason": {"en": frame["message"], "fa": frame["message_fa"]},
+                }
+            )
+            await self.websocket.close(code=code, reason=error)
+
+    # ------------------------------------------------------------------ the loop
+
+    def flooding(self) -> bool:
+        """Take a token; True if this frame must be refused (and maybe the socket closed)."""
+        now = time.monotonic()
+        if self.bucket.take(now):
+            self.flood_since = None
+            return False
+        if self.flood_since is None:
+            self.flood_since = now
+        return True
+
+    async def run(self, identity: Identity) -> None:
+        conn = self.conn = WsConnection(self.websocket, identity)
+        try:
+            while conn.closing is None:
+                raw = await self.receive()
+                if raw is None:
+                    break
+                if self.flooding():
+                    now = time.monotonic()
+                    assert self.flood_since is not None
+                    if now - self.flood_since > self.settings.flood_close_seconds:
+                        en, fa = MESSAGES["flooding"]
+                        conn.push({"type": "bye", "code": 4008, "reason": {"en": en, "fa": fa}})
+                        conn.close(4008, "flooding")
+                        break
+                    if now - self.last_flood_error >= 1.0:
+                        self.last_flood_error = now
+                        conn.push(error_frame("rate_limited"))
+                    continue
+                try:
+                    data = self.decode(raw)
+                    reply = await self.dispatch(conn, data)
+                except _Refused as refusal:
+                    reply = refusal.frame
+                    if "ref" not in reply and isinstance(raw, str):
+                        reply["ref"] = _ref_of(raw)
+                if reply is not None:
+                    conn.push({k: v for k, v in reply.items() if v is not None or k == "game"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.room is not None:
+                conn.room.detach(conn)
+                conn.room = None
+            await conn.finish()
+
+    async def dispatch(self, conn: WsConnection, data: dict[str, Any]) -> dict[str, Any] | None:
+        kind = data["type"]
+        ref = data.get("ref")
+        if kind == "ping":
+            _check_envelope(data, "ping")
+            return {"type": "pong", "t": data.get("t"), "server_time": time.time(), "ref": ref}
+        if kind == "hello":
+            return error_frame("bad_message", "hello is only the first frame", ref=ref)
+        if kind == "join":
+            return await self.join(conn, data)
+        if kind == "sync":
+            _check_envelope(data, "sync")
+            if conn.room is None:
+                return error_frame("not_in_room", ref=ref)
+            last = _version(data.get("last_version"), "sync")
+            frame = await conn.room.sync(conn, -1 if last is None else last)
+            return {**frame, "ref": ref}
+        if kind in COMMAND_TYPES:
+            if conn.room is None:
+                return error_frame("not_in_room", ref=ref)
+            command = {k: v for k, v in data.items() if k != "ref"}
+            room = conn.room
+            reply = await room.command(conn, conn.player, command)
+            if kind == "leave" and reply.get("type") == "ok":
+                conn.room = None
+            return _translate(reply, ref)
+        return error_frame("bad_message", f"unknown message type {kind!r}", ref=ref)
+
+    async def join(self, conn: WsConnection, data: dict[str, Any]) -> dict[str, Any]:
+        _check_envelope(data, "join")
+        ref = data.get("ref")
+        code_raw = data.get("code")
+        last = _version(data.get("last_version"), "join")
+        if data.get("as") not in (None, "player", "spectator"):
+            return error_frame("bad_message", "join: as is player or spectator", ref=ref)
+        if not isinstance(code_raw, str) or len(code_raw) > 32 or not is_code(code_raw):
+            return error_frame("room_not_found", ref=ref)
+        room = await self.state.rooms.get(normalize_code(code_raw))
+        if room is None:
+            return error_frame("room_not_found", ref=ref)
+        if conn.room is room:
+            frame = await room.sync(conn, -1 if last is None else last)
+            return {**frame, "ref": ref}
+        if conn.room is not None:
+            conn.room.detach(conn)
+            conn.room = None
+        frame = await room.attach(conn, conn.identity.name, last)
+        if frame.get("type") == "error":
+            return _translate(frame, ref)
+        conn.room = room
+        return {**frame, "ref": ref}
+
+
+def _translate(reply: dict[str, Any], ref: str | None) -> dict[str, Any]:
+    """A table reply as a protocol frame: ``ok`` becomes ``ack``; errors keep their code."""
+    if reply.get("type") == "ok":
+        frame = {
+            "type": "ack",
+            "command": reply.get("command"),
+            "action_id": reply.get("action_id"),
+            "version": reply.get("version"),
+            "ref": ref,
+        }
+        if reply.get("repeated"):
+            frame["duplicate"] = True
+        return frame
+    frame = {k: v for k, v in reply.items() if k != "repeated"}
+    frame["ref"] = ref
+    if reply.get("repeated"):
+        frame["duplicate"] = True
+    return frame
+
+
+def _ref_of(raw: str) -> str | None:
+    with contextlib.suppress(Exception):
+        data = json.loads(raw)
+        if isinstance(data, dict) and isinstance(data.get("ref"), str) and len(data["ref"]) <= 64:
+            return str(data["ref"])
+    return None
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    state: ServerState = websocket.app.state.hokm
+    if not origin_allowed(websocket.headers, state.settings.allowed_origins):
+        await websocket.close(code=1008)  # before accept: the upgrade is refused (HTTP 403)
+        return
+    await websocket.accept()
+    session = _Session(websocket, state)
+    try:
+        identity = await session.hello()
+        if identity is not None:
+            await session.run(identity)
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("websocket session failed")
+        if websocket.application_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1011)

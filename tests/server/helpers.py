@@ -1,0 +1,133 @@
+"""A real server on a free port, in this process (uvicorn on port 0) or as a subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from hokm.client import HokmClient
+from hokm.server import Settings, create_app
+from hokm.table import TableConfig
+
+FAST = TableConfig(bot_delay=0.0, hand_pause=0.0, restore_grace=0.2)
+
+
+def settings(db: Path, **changes: Any) -> Settings:
+    table = changes.pop("table", FAST)
+    return dataclasses.replace(
+        Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_workers=0, secret="test-secret"),
+        table=table,
+        **changes,
+    )
+
+
+@contextlib.asynccontextmanager
+async def running_server(config: Settings) -> AsyncIterator[str]:
+    """Serve ``create_app(config)`` on a free port; yields the base URL."""
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(config),
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            lifespan="on",
+            ws_max_size=64 * 1024,
+        )
+    )
+    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    task = asyncio.get_running_loop().create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
+
+
+class ServerProcess:
+    """``hokm serve`` in a subprocess (for restart tests, including ``kill -9``)."""
+
+    def __init__(self, db: Path, *extra: str) -> None:
+        self.db = db
+        self.extra = extra
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+
+    async def start(self, port: int = 0) -> str:
+        args = [sys.executable, "-m", "hokm", "serve", "--port", str(port), "--db", str(self.db)]
+        env = {**os.environ, "HOKM_SECRET": "test-secret", "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [*args, *self.extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        assert self.proc.stdout is not None
+        loop = asyncio.get_running_loop()
+        for _ in range(200):
+            line = await asyncio.wait_for(loop.run_in_executor(None, self.proc.stdout.readline), 30)
+            match = re.search(r"running on http://127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.url = f"http://127.0.0.1:{match.group(1)}"
+                loop.run_in_executor(None, self._drain)
+                return self.url
+            if not line and self.proc.poll() is not None:
+                break
+        raise RuntimeError("the server did not start")
+
+    def _drain(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.stdout is not None:
+            for _ in proc.stdout:
+                pass
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown code runs."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM → uvicorn shuts down, rooms store snapshots)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+async def table_with_bots(
+    url: str,
+    *,
+    name: str = "Sara",
+    rules: dict[str, Any] | None = None,
+    bots: tuple[int, ...] = (1, 2, 3),
+    level: str = "random",
+) -> tuple[HokmClient, str]:
+    """A connected owner seated at 0 in a new room with bots on ``bots``; not started."""
+    owner = HokmClient(url, name=name)
+    await owner.connect()
+    code = await owner.create_room(rules=rules)
+    await owner.join(code)
+    await owner.command("sit", seat=0)
+    for seat in bots:
+        await owner.command("add_bot", seat=seat, level=level)
+    return owner, code

@@ -66,6 +66,7 @@ __all__ = ["Game", "HandResult", "Phase", "Trick", "trick_winner"]
 _SEATS = tuple(Seat)
 TRICKS_TO_WIN = 7
 _DEFAULT_RULES = RuleSet()
+_FIRST_HAKEM_METHODS = ("ace_draw", "random", "manual")
 _PLAYS = tuple(tuple(Play.of(s, c) for c in ALL_CARDS) for s in Seat)
 _CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in ALL_CARDS) for s in Seat)
 
@@ -140,10 +141,18 @@ class Game:
         *,
         hakem: Seat | int | None = None,
         hakem_method: str = "manual",
+        first_hakem: str | None = None,
     ) -> None:
         self.rules = rules if rules is not None else _DEFAULT_RULES
         self.initial_hakem: Seat | None = None if hakem is None else Seat(hakem)
         self.initial_hakem_method = hakem_method
+        if first_hakem is not None and first_hakem not in _FIRST_HAKEM_METHODS:
+            raise InvalidNotationError(
+                f"first_hakem must be one of {', '.join(_FIRST_HAKEM_METHODS)}, not {first_hakem!r}"
+            )
+        # How the first hakem is chosen when none is given (default: the rules' first_hakem);
+        # a next game in the same room uses next_game_hakem instead.
+        self.first_hakem_method: str = first_hakem or self.rules.first_hakem
         self.score = [0, 0]
         self.hakem: Seat | None = None
         self.hand_number = 0
@@ -196,7 +205,7 @@ class Game:
     def is_chance(self) -> bool:
         """True when the next action is chance: the first hakem (not manual) or a deal."""
         return self.phase is Phase.DEAL or (
-            self.phase is Phase.CHOOSE_HAKEM and self.rules.first_hakem != "manual"
+            self.phase is Phase.CHOOSE_HAKEM and self.first_hakem_method != "manual"
         )
 
     def hand_of(self, seat: Seat | int) -> list[Card]:
@@ -317,7 +326,7 @@ class Game:
             events = self._do_deal(action)
         elif isinstance(action, SetHakem):
             self._check_first_hakem(action)
-            method = "manual" if self.rules.first_hakem == "manual" else "random"
+            method = "manual" if self.first_hakem_method == "manual" else "random"
             events = self._set_first_hakem(action.hakem, method, None)
         elif isinstance(action, DrawAces):
             self._check_first_hakem(action)
@@ -347,7 +356,7 @@ class Game:
     def _check_first_hakem(self, action: SetHakem | DrawAces) -> None:
         if self.phase is not Phase.CHOOSE_HAKEM:
             raise WrongPhaseError("the first hakem is already chosen")
-        method = self.rules.first_hakem
+        method = self.first_hakem_method
         if isinstance(action, DrawAces):
             if method != "ace_draw":
                 raise IllegalActionError(f"first_hakem is {method}: no ace draw")
@@ -600,14 +609,15 @@ class Game:
         With ``keep`` the hakem of the end of this game starts; with ``manual`` pass
         ``first_hakem``; with ``ace_draw`` or ``random`` the new game waits for that chance action.
         """
+        if self.phase is not Phase.GAME_OVER:
+            raise WrongPhaseError("a next game starts only when this game is over")
         method = self.rules.next_game_hakem
         if method == "keep":
             assert self.hakem is not None
             return Game(self.rules, hakem=self.hakem, hakem_method="keep")
         if method == "manual" and first_hakem is not None:
             return Game(self.rules, hakem=first_hakem, hakem_method="manual")
-        game = Game(self.rules.replace(first_hakem=method))
-        return game
+        return Game(self.rules, first_hakem=method)
 
     def copy(self) -> Game:
         """An independent copy (by replaying the history)."""
@@ -615,13 +625,16 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The full state as JSON data: rules, how the game began, and every action."""
-        return {
+        data: dict[str, Any] = {
             "format": "hokm-game/1",
             "rules": self.rules.to_dict(),
             "hakem": None if self.initial_hakem is None else int(self.initial_hakem),
             "hakem_method": self.initial_hakem_method,
             "actions": [a.to_dict() for a in self.history],
         }
+        if self.initial_hakem is None and self.first_hakem_method != self.rules.first_hakem:
+            data["first_hakem"] = self.first_hakem_method
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
@@ -632,7 +645,15 @@ class Game:
         method = data.get("hakem_method", "manual")
         if not isinstance(method, str):
             raise InvalidNotationError("hakem_method is a string")
-        game = cls(rules, hakem=None if hakem is None else Seat.parse(hakem), hakem_method=method)
+        first = data.get("first_hakem")
+        if first is not None and not isinstance(first, str):
+            raise InvalidNotationError("first_hakem is a string")
+        game = cls(
+            rules,
+            hakem=None if hakem is None else Seat.parse(hakem),
+            hakem_method=method,
+            first_hakem=first,
+        )
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise InvalidNotationError("actions is a list")

@@ -1,0 +1,169 @@
+"""The search bot (level "hard"): sampled deals, double-dummy outcomes, score-aware choice.
+
+For each card decision the bot
+
+1. asks the rule bot for its card (the fallback);
+2. draws worlds consistent with its view (:mod:`hokm.bots.sampling`: voids, hand sizes, the
+   trump call as evidence), or lists them all when few remain (the endgame);
+3. solves each world double-dummy for every legal card (:func:`hokm.bots.dd.card_outcomes`:
+   does our team reach 7, is it a kot either way);
+4. turns outcomes into points (normal, kot, hakem-kot) capped by what the game still needs, so
+   a point beyond the target is worth nothing;
+5. plays the best card only if it beats the rule card by a clear margin over the same worlds.
+
+The number of worlds follows a fixed schedule by trick (double-dummy solving is dearest early),
+so the bot is deterministic for a seed and a view and never reads a clock. Trump choice, the
+redeal request and the bam decision are the rule bot's.
+
+>>> from hokm.engine import Game, RuleSet, Deal, Seat, view_of
+>>> game = Game(RuleSet(), hakem=Seat(0))
+>>> _ = game.apply(Deal.from_seed("search", Seat(0)))
+>>> bot = SearchBot(seed=1, worlds=4)
+>>> _ = game.apply(bot.act(view_of(game, Seat(0))))
+>>> game.can(bot.act(view_of(game, Seat(0))))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from hokm.bots.base import CardBot, legal_cards_of
+from hokm.bots.dd import card_outcomes
+from hokm.bots.fast import FastHand
+from hokm.bots.rule import RuleBot
+from hokm.bots.sampling import Facts, count_worlds, enumerate_worlds, sample_worlds
+from hokm.engine import Card, SeatView, Suit
+
+__all__ = ["Evaluation", "SearchBot", "outcome_points"]
+
+# Worlds per decision by tricks already played (0, 1, 2, …): the first tricks cost the most.
+WORLD_SCHEDULE = (8, 12, 16, 20, 24, 28, 32)
+# Node budget of each kot question of the own solver, by tricks already played.
+KOT_NODES = (100, 200, 400, 800, 1500)
+
+
+def outcome_points(outcome: int, view: SeatView) -> float:
+    """The points an outcome (±1 normal, ±2 kot, from the mover's side) is worth now.
+
+    A kot is worth ``kot_points`` to the hakem's team and ``hakem_kot_points`` to the other;
+    points are capped by what each team still needs to reach the target.
+
+    >>> from hokm.engine import Game, RuleSet, Deal, Seat, Suit, view_of
+    >>> game = Game(RuleSet(), hakem=Seat(0))
+    >>> _ = game.apply(Deal.from_seed("pts", Seat(0)))
+    >>> _ = game.choose_trump(Suit.SPADES)
+    >>> [outcome_points(o, view_of(game, Seat(0))) for o in (2, 1, -1, -2)]
+    [2.0, 1.0, -1.0, -3.0]
+    """
+    assert view.seat is not None and view.hakem is not None
+    team = view.seat & 1
+    winner = team if outcome > 0 else 1 - team
+    if abs(outcome) == 1:
+        points = 1
+    elif winner == view.hakem & 1:
+        points = view.rules.kot_points
+    else:
+        points = view.rules.hakem_kot_points
+    points = min(points, max(view.rules.target_points - view.score[winner], 1))
+    return float(points if winner == team else -points)
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """What the search found for one decision."""
+
+    card: Card  # the card played
+    rule_card: Card  # the rule bot's card
+    values: dict[Card, float]  # mean points per legal card over the worlds
+    worlds: int
+    exact: bool  # every consistent world was examined
+
+
+class SearchBot(CardBot):
+    """Double-dummy search over sampled deals, falling back to the rule bot (module docs)."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        *,
+        seed: int | str = 0,
+        worlds: int | None = None,
+        margin: float = 0.08,
+        exact_limit: int = 60,
+        kot: bool = True,
+    ) -> None:
+        super().__init__(seed=seed)
+        self.worlds = worlds
+        self.margin = margin
+        self.exact_limit = exact_limit
+        self.kot = kot
+        self.rule = RuleBot(seed=seed)
+        self.last: Evaluation | None = None
+
+    # The delegated decisions ------------------------------------------------------
+
+    def choose_trump(self, view: SeatView) -> Suit:
+        return self.rule.choose_trump(view)
+
+    def wants_redeal(self, view: SeatView) -> bool:
+        return self.rule.wants_redeal(view)
+
+    def decide_bam(self, view: SeatView) -> bool:
+        return self.rule.decide_bam(view)
+
+    # The card ------------------------------------------------------------------------
+
+    def choose_card(self, view: SeatView) -> Card:
+        cards = legal_cards_of(view)
+        if not cards:
+            raise ValueError("no card to play in this view")
+        rule_card = self.rule.choose_card(view)
+        if len(cards) == 1:
+            return cards[0]
+        evaluation = self.evaluate(view, rule_card)
+        self.last = evaluation
+        return evaluation.card
+
+    def evaluate(self, view: SeatView, rule_card: Card) -> Evaluation:
+        """Search the view; the card is the best one if it beats ``rule_card`` clearly."""
+        facts = Facts.from_view(view)
+        played = len(view.tricks)
+        n = self.worlds or WORLD_SCHEDULE[min(played, len(WORLD_SCHEDULE) - 1)]
+        kot_nodes = KOT_NODES[min(played, len(KOT_NODES) - 1)]
+        exact = count_worlds(facts) <= self.exact_limit
+        if exact:
+            weighted = list(enumerate_worlds(facts))
+        else:
+            rng = random.Random(f"{self.seed}|{_view_key(view)}")
+            weighted = [(w, 1.0) for w in sample_worlds(facts, n, rng)]
+        assert view.trump is not None and view.leader is not None and view.hakem is not None
+        trick = [c.index for _, c in view.trick]
+        points = {o: outcome_points(o, view) for o in (2, 1, -1, -2)}
+        totals: dict[int, float] = {}
+        weight_sum = 0.0
+        for world, weight in weighted:
+            hand = FastHand(
+                world,
+                view.trump.ordinal,
+                int(view.leader),
+                hakem=int(view.hakem),
+                trick=trick,
+                won=view.tricks_won,
+            )
+            for index, outcome in card_outcomes(hand, kot=self.kot, kot_nodes=kot_nodes).items():
+                totals[index] = totals.get(index, 0.0) + weight * points[outcome]
+            weight_sum += weight
+        values = {Card.from_index(c): v / max(weight_sum, 1e-9) for c, v in totals.items()}
+        best = max(values, key=lambda c: (values[c], c is rule_card, -c.rank))
+        card = best if values[best] - values[rule_card] > self.margin else rule_card
+        return Evaluation(card, rule_card, values, len(weighted), exact)
+
+
+def _view_key(view: SeatView) -> str:
+    """A text that fixes the decision's random stream: the seat, its cards, the plays so far."""
+    played = "".join(str(c) for _, c in view.played)
+    hand = "".join(str(c) for c in view.hand)
+    return f"{view.hand_number}|{view.seat}|{view.score}|{hand}|{played}"

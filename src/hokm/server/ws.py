@@ -267,7 +267,9 @@ class _Session:
         """Take a token; True if this frame must be refused (and maybe the socket closed)."""
         now = time.monotonic()
         if self.bucket.take(now):
-            self.flood_since = None
+            # A flood ends when the client slowed down enough for the bucket to refill.
+            if self.bucket.tokens >= self.bucket.burst / 2:
+                self.flood_since = None
             return False
         if self.flood_since is None:
             self.flood_since = now

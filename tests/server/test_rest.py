@@ -1,0 +1,122 @@
+"""REST endpoints of a real server: identity, rooms, rules, verification, OpenAPI, static files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from hokm.engine import Deal, Seat, seed_commitment
+from tests.server.helpers import running_server, settings
+
+
+async def test_guest_identity_is_a_signed_cookie(server: str) -> None:
+    """POST /api/guest sets a cookie; /api/me knows it; renaming keeps the id."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        assert (await http.get("/api/me")).status_code == 401
+        first = await http.post("/api/guest", json={"name": "  Sara  "})
+        assert first.status_code == 200
+        player = first.json()["player"]
+        assert player["name"] == "Sara" and player["id"].startswith("g_")
+        assert "hokm_guest" in first.cookies
+        me = await http.get("/api/me")
+        assert me.json()["player"] == player
+        renamed = await http.post("/api/guest", json={"name": "سارا"})
+        assert renamed.json()["player"]["id"] == player["id"]
+        assert (await http.get("/api/me")).json()["player"]["name"] == "سارا"
+    async with httpx.AsyncClient(base_url=server) as other:
+        forged = player["id"] + ".AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+        bad = await other.get("/api/me", headers={"Authorization": f"Bearer {forged}"})
+        assert bad.status_code == 401
+        assert bad.json()["code"] == "unauthorized" and bad.json()["message_fa"]
+
+
+async def test_bad_names_and_bodies_are_refused(server: str) -> None:
+    """Links, empty names, non-JSON bodies: 400 with a code and Persian text."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        for body in ({"name": "visit www.example.com"}, {"name": ""}, {"name": 5}, {}):
+            answer = await http.post("/api/guest", json=body)
+            assert answer.status_code == 400 and answer.json()["code"] == "bad_name"
+        answer = await http.post("/api/guest", content=b"{nope")
+        assert answer.status_code == 400 and answer.json()["code"] == "bad_json"
+
+
+async def test_rooms_are_created_and_found_by_code(server: str) -> None:
+    """A room gets a code and link; lookups ignore case; an unknown code is 404."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        assert (await http.post("/api/rooms", json={})).status_code == 401
+        await http.post("/api/guest", json={"name": "Ann"})
+        made = await http.post(
+            "/api/rooms", json={"preset": "classic", "rules": {"target_points": 3}}
+        )
+        assert made.status_code == 201
+        code = made.json()["code"]
+        assert made.json()["link"].endswith(f"/r/{code}")
+        info = (await http.get(f"/api/rooms/{code.lower()}")).json()
+        assert info["code"] == code and info["status"] == "lobby"
+        assert info["rules"]["bam"] is True and info["rules"]["target_points"] == 3
+        assert (await http.get("/api/rooms/ZZZZZZ")).status_code == 404
+        assert (await http.get(f"/api/rooms/{code}/games")).json() == {"games": []}
+        bad = await http.post("/api/rooms", json={"rules": {"target_points": 0}})
+        assert bad.status_code == 400 and bad.json()["code"] == "bad_rules"
+        link = await http.get(f"/r/{code}", follow_redirects=False)
+        assert link.status_code == 302 and link.headers["location"] == f"/?room={code}"
+        assert (await http.get("/api/games/NOPE-1/record")).status_code == 404
+
+
+async def test_rules_presets_phrases_health_and_openapi(server: str) -> None:
+    """The rule options, presets, chat phrases and the OpenAPI document are served."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        options = {o["name"]: o for o in (await http.get("/api/rules")).json()["options"]}
+        assert options["failed_bam"]["choices"] == ["minus3", "kot"]
+        assert options["bam"] == {"name": "bam", "default": False, "type": "boolean"}
+        presets = (await http.get("/api/presets")).json()["presets"]
+        assert presets["platform-b"]["turn_seconds"] == 30
+        phrases = (await http.get("/api/chat/phrases")).json()
+        assert any(p["id"] == "well_played" for p in phrases["phrases"])
+        assert (await http.get("/api/health")).json()["ok"] is True
+        spec = (await http.get("/openapi.json")).json()
+        assert spec["openapi"].startswith("3.") and "/api/rooms" in spec["paths"]
+
+
+async def test_verify_rederives_the_deal(server: str) -> None:
+    """POST /api/verify checks a seed against its commitment and the dealt cards."""
+    deal = Deal.from_seed("abc", Seat(2))
+    cards = [[str(c) for c in hand] for hand in deal.hands]
+    async with httpx.AsyncClient(base_url=server) as http:
+        good = await http.post(
+            "/api/verify",
+            json={
+                "seed": "abc",
+                "seed_commitment": seed_commitment("abc"),
+                "hakem": 2,
+                "cards": cards,
+            },
+        )
+        assert good.json()["ok"] is True and good.json()["cards"] == cards
+        cards[0][0], cards[1][0] = cards[1][0], cards[0][0]
+        bad = await http.post(
+            "/api/verify",
+            json={
+                "seed": "abc",
+                "seed_commitment": seed_commitment("abd"),
+                "hakem": 2,
+                "cards": cards,
+            },
+        )
+        assert bad.json()["ok"] is False
+        assert bad.json()["commitment_ok"] is False and bad.json()["cards_ok"] is False
+        nonsense = await http.post("/api/verify", json={"seed": "abc", "hakem": 9})
+        assert nonsense.status_code == 400
+
+
+async def test_the_web_client_is_served_at_the_root(tmp_path: Path) -> None:
+    """The static directory is mounted at / once it has an index.html."""
+    web = tmp_path / "web"
+    web.mkdir()
+    config = settings(tmp_path / "h.db", web_dir=str(web))
+    async with running_server(config) as url, httpx.AsyncClient(base_url=url) as http:
+        assert (await http.get("/")).status_code == 404
+        (web / "index.html").write_text("<h1>حکم</h1>", encoding="utf-8")
+        page = await http.get("/")
+        assert page.status_code == 200 and "حکم" in page.text

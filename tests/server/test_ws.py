@@ -1,0 +1,253 @@
+"""The WebSocket protocol on a real server with real clients (hokm.client)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+import websockets
+
+from hokm.client import HokmClient, ServerError
+from tests.server.helpers import running_server, settings, table_with_bots
+
+
+def _kinds(client: HokmClient) -> list[str]:
+    return [e["event"]["kind"] for e in client.events]
+
+
+def _game_over(client: HokmClient) -> bool:
+    return "game_result" in _kinds(client)
+
+
+async def test_hello_welcome_and_identity_kept_by_token(server: str) -> None:
+    """hello gets a welcome with a token; the token brings back the same player."""
+    async with HokmClient(server, name="Sara") as first:
+        assert first.player is not None and first.player["name"] == "Sara"
+        token = first.token
+        pong = await first.ping()
+        assert pong["type"] == "pong" and pong["server_time"] > 0
+    async with HokmClient(server, token=token) as again:
+        assert again.player == first.player
+
+
+async def test_origin_is_checked_on_upgrade(server: str) -> None:
+    """A browser page of another site may not open the socket; the same host may."""
+    foreign = HokmClient(server, origin="https://evil.example")
+    with pytest.raises(Exception, match="403"):
+        await foreign.connect()
+    host = server.removeprefix("http://")
+    async with HokmClient(server, origin=f"http://{host}") as same:
+        assert same.player is not None
+
+
+async def test_no_hello_closes_the_socket(tmp_path: Path) -> None:
+    """A client that never says hello is closed with 4001."""
+    async with (
+        running_server(settings(tmp_path / "h.db", hello_timeout=0.2)) as url,
+        websockets.connect(url.replace("http", "ws") + "/ws") as ws,
+    ):
+        bye = json.loads(await ws.recv())
+        assert bye["type"] == "bye" and bye["code"] == 4001
+        with pytest.raises(websockets.ConnectionClosed):
+            await ws.recv()
+        assert ws.close_code == 4001
+
+
+async def test_malformed_frames_get_errors_and_change_nothing(server: str) -> None:
+    """Bad JSON, binary, oversized, unknown types and bad fields: an error each, same version."""
+    owner, code = await table_with_bots(server)
+    version = owner.version
+    for raw in ("{nope", "[1, 2]", "null", json.dumps({"no": "type"})):
+        await owner.send_raw(raw)
+    await owner.send_raw(b"\x00\x01")
+    await owner.send_raw(json.dumps({"type": "chat", "text": "x" * 9000}))
+    replies = [
+        await owner.request(frame, check=False)
+        for frame in (
+            {"type": "dance"},
+            {"type": "sit", "seat": 7},
+            {"type": "sit", "seat": 1, "extra": True},
+            {"type": "action", "version": "x", "action_id": "a", "action": {"type": "play"}},
+            {"type": "join", "code": "ZZZZZZ"},
+            {"type": "join"},
+            {"type": "hello", "protocol": 1},
+        )
+    ]
+    assert [r["code"] for r in replies] == [
+        "bad_message",
+        "bad_command",
+        "bad_command",
+        "bad_command",
+        "room_not_found",
+        "bad_message",
+        "bad_message",
+    ]
+    assert all(r["message"] and r["message_fa"] for r in replies)
+    await owner.wait_for(lambda c: sum(f.get("type") == "error" for f in c.frames) >= 13)
+    codes = [f["code"] for f in owner.frames if f.get("type") == "error"][:6]
+    assert codes == ["bad_json", "bad_json", "bad_json", "bad_message", "bad_json", "too_large"]
+    info = await owner.rest("GET", f"/api/rooms/{code}")
+    assert info["version"] == version
+    await owner.close()
+
+
+async def test_commands_before_join_are_refused(server: str) -> None:
+    """A table command outside a room gets not_in_room."""
+    async with HokmClient(server, name="X") as client:
+        with pytest.raises(ServerError) as refused:
+            await client.command("sit", seat=0)
+        assert refused.value.code == "not_in_room"
+
+
+async def test_flooding_is_rate_limited_then_closed(tmp_path: Path) -> None:
+    """Beyond the rate a client gets rate_limited, and a client that keeps flooding is closed."""
+    config = settings(
+        tmp_path / "h.db", messages_per_second=5, message_burst=5, flood_close_seconds=0.3
+    )
+    async with running_server(config) as url:
+        client = HokmClient(url, name="Flood")
+        await client.connect()
+        with pytest.raises(Exception):  # noqa: B017 - closed while flooding
+            for _ in range(2000):
+                await client.send({"type": "ping"})
+                await asyncio.sleep(0.001)
+        assert client.closed is not None
+        code, _ = await asyncio.wait_for(client.closed, 5)
+        assert code == 4008
+        assert any(f.get("code") == "rate_limited" for f in client.frames)
+        assert any(f.get("type") == "bye" and f["code"] == 4008 for f in client.frames)
+
+
+async def test_join_by_code_and_a_full_game_with_bots(server: str) -> None:
+    """One human and three bots play a whole game over the socket; the record is stored."""
+    owner, code = await table_with_bots(server, rules={"target_points": 2})
+    guest = HokmClient(server, name="Watcher")
+    await guest.connect()
+    snapshot = await guest.join(code.lower())
+    assert snapshot["type"] == "snapshot" and snapshot["room"] == code
+    assert snapshot["you"]["seat"] is None and snapshot["table"]["seats"][1]["kind"] == "bot"
+    await owner.command("start")
+    await owner.play_until(_game_over, timeout=60)
+    await guest.wait_for(_game_over)
+    assert guest.view is not None and guest.view["hand"] == []
+    games = (await owner.rest("GET", f"/api/rooms/{code}/games"))["games"]
+    assert len(games) == 1 and games[0]["cancelled"] is False
+    record = await owner.rest("GET", games[0]["record"])
+    assert record["format"] == "hokm-record/1" and record["hands"]
+    shuffle = await owner.rest("GET", f"/api/games/{games[0]['game_id']}/shuffle")
+    hand = shuffle["hands"][0]
+    check = await owner.rest(
+        "POST",
+        "/api/verify",
+        {
+            "seed": hand["seed"],
+            "seed_commitment": hand["seed_commitment"],
+            "hakem": hand["hakem"],
+            "cards": record["hands"][0]["cards"],
+        },
+    )
+    assert check["ok"] is True
+    commitments = [
+        e["event"]["commitment"] for e in guest.events if e["event"]["kind"] == "deal_committed"
+    ]
+    assert commitments[0] == hand["seed_commitment"]
+    await owner.close()
+    await guest.close()
+
+
+async def test_repeated_and_stale_actions_are_answered_never_applied_twice(server: str) -> None:
+    """The same action_id gets the same answer again; an old version gets stale."""
+    owner, _ = await table_with_bots(server, rules={"turn_seconds": 60, "trump_seconds": 60})
+    await owner.command("start")
+    await owner.wait_for(lambda c: bool(c.legal))
+    first_version = owner.version
+    action = {k: v for k, v in owner.legal[0].items() if k != "seat"}
+    ack = await owner.act(action, action_id="same")
+    again = await owner.act(action, action_id="same")
+    assert again["duplicate"] is True and again["version"] == ack["version"]
+    assert again["action_id"] == "same"
+    await owner.wait_for(lambda c: bool(c.legal) and c.version > ack["version"])
+    other = {k: v for k, v in owner.legal[0].items() if k != "seat"}
+    with pytest.raises(ServerError) as stale:
+        await owner.act(other, version=first_version)
+    assert stale.value.code == "stale"
+    plays = [e for e in owner.events if e["event"]["kind"] in ("card_played", "trump_chosen")]
+    mine = [e for e in plays if e["event"].get("seat") == 0 and not e["event"].get("auto")]
+    assert len(mine) == 1
+    await owner.close()
+
+
+async def test_reconnect_mid_hand_gets_missed_events_or_a_snapshot(server: str) -> None:
+    """A dropped player resumes from its last version; the seat was held meanwhile."""
+    owner, code = await table_with_bots(server, rules={"turn_seconds": 60, "trump_seconds": 60})
+    partner = HokmClient(server, name="Ali")
+    await partner.connect()
+    await partner.join(code)
+    await owner.command("add_bot", seat=2, level="random")  # already a bot: level change
+    await owner.command("start")
+    await owner.wait_for(lambda c: bool(c.legal))
+    await owner.act({k: v for k, v in owner.legal[0].items() if k != "seat"})
+    last = owner.version
+    await owner.drop()
+    await partner.wait_for(
+        lambda c: any(
+            e["event"]["kind"] == "presence" and e["event"]["connected"] is False for e in c.events
+        )
+    )
+    back = HokmClient(server, token=owner.token)
+    await back.connect()
+    resumed = await back.join(code, last_version=last)
+    assert resumed["type"] == "events" and resumed["from_version"] == last + 1
+    kinds = [e["event"]["kind"] for e in resumed["events"]]
+    assert "presence" in kinds
+    assert resumed["you"]["seat"] == 0 and resumed["game"]["seat"] == 0
+    fresh = HokmClient(server, token=owner.token)
+    await fresh.connect()
+    snap = await fresh.join(code)
+    assert snap["type"] == "snapshot" and snap["game"]["hand"] == resumed["game"]["hand"]
+    for client in (back, fresh, partner):
+        await client.close()
+
+
+async def test_timeouts_let_a_bot_move_and_mark_the_player_away(tmp_path: Path) -> None:
+    """With a short turn time a silent player's moves are made for them; after two, away."""
+    async with running_server(settings(tmp_path / "h.db")) as url:
+        owner, _ = await table_with_bots(url, rules={"turn_seconds": 0.2, "trump_seconds": 0.2})
+        await owner.command("start")
+        await owner.wait_event("player_away", timeout=20)
+        timeouts = [e for e in owner.events if e["event"]["kind"] == "timeout"]
+        assert len(timeouts) >= 2 and timeouts[0]["event"]["seat"] == 0
+        auto = [e for e in owner.events if e["event"].get("auto") and e["event"].get("seat") == 0]
+        assert auto and auto[0]["event"]["kind"] in ("trump_chosen", "card_played")
+        await owner.command("back")
+        await owner.wait_event("player_back")
+        await owner.close()
+
+
+async def test_chat_phases(server: str) -> None:
+    """Free text in the lobby; during a hand only phrases and emoji; links never."""
+    owner, code = await table_with_bots(server, rules={"turn_seconds": 60, "trump_seconds": 60})
+    friend = HokmClient(server, name="Ali")
+    await friend.connect()
+    await friend.join(code)
+    await owner.chat(text="سلام، آماده‌اید؟")
+    await friend.wait_event("chat")
+    for text in ("see example dot com", "call ۰۹۱۲ ۳۴۵ ۶۷ ۸۹"):
+        with pytest.raises(ServerError) as refused:
+            await owner.chat(text=text)
+        assert refused.value.code == "chat_rejected"
+        assert refused.value.frame["reason"] in ("link", "phone")
+    await owner.command("start")
+    await owner.wait_for(lambda c: bool(c.legal))
+    with pytest.raises(ServerError) as refused:
+        await owner.chat(text="I have the ace of hearts")
+    assert refused.value.frame["reason"] == "preset_only"
+    await owner.chat(phrase="gl")
+    await friend.chat(text="👍")  # the owner has used up the flood window (5 per 10 s)
+    await friend.wait_for(lambda c: sum(e["event"]["kind"] == "chat" for e in c.events) >= 3)
+    chats = [e["event"] for e in friend.events if e["event"]["kind"] == "chat"]
+    assert [c["text"] or c["phrase"] for c in chats] == ["سلام، آماده‌اید؟", "gl", "👍"]
+    await owner.close()
+    await friend.close()

@@ -12,9 +12,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
+from hokm.accounts.security import LoginLimiter
 from hokm.accounts.store import AccountStore
 from hokm.storage import SqlStorage
+from tests.accounts.live import Live, live_server
 
 PG_URL = os.environ.get("HOKM_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
@@ -41,3 +44,24 @@ async def store(db_url: tuple[str, str]) -> AsyncIterator[AccountStore]:
             await accounts.drop_all()
             await storage.drop_all()
         await storage.close()
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgresql"], scope="module", loop_scope="module")
+async def live(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Live]:
+    """A running server with accounts, on each backend, shared by one test module.
+
+    Tests use their own usernames; the login limiter is reset before each test.
+    """
+    db = tmp_path_factory.mktemp("live") / "live.db"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        async with live_server(request.param, str(db), PG_URL, monkeypatch) as server:
+            yield server
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limiter(request: pytest.FixtureRequest) -> None:
+    if "live" in request.fixturenames:
+        live: Live = request.getfixturevalue("live")
+        live.accounts.service.limiter = LoginLimiter()

@@ -39,10 +39,12 @@ async def test_a_guest_becomes_an_account_and_keeps_history(store: AccountStore)
 
 
 async def test_sessions_expire_and_can_be_revoked(store: AccountStore) -> None:
+    await store.storage.save_player(PlayerRow("p", "Pari"))
     await store.create_session("t1", "p", expires_at=1000)
     await store.create_session("t2", "p", expires_at=10**15)
     await store.create_session("t3", "p", expires_at=10**15)
     assert await store.session_player("t1", now=999) == "p"
+    assert await store.session_identity("t2", now=999) == ("p", "Pari")
     assert await store.session_player("t1", now=1000) is None
     await store.delete_sessions(player_id="p", keep="t2")
     assert await store.session_player("t2", now=0) == "p"

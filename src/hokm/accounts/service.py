@@ -16,7 +16,6 @@ from hokm.accounts.errors import (
     InvalidInputError,
     NotAuthenticatedError,
 )
-from hokm.accounts.rating import Tier
 from hokm.accounts.security import (
     LoginLimiter,
     Passwords,
@@ -104,9 +103,14 @@ class AccountService:
 
     async def session_player(self, token: str | None) -> str | None:
         """The player of a valid, unexpired session token."""
+        found = await self.session_identity(token)
+        return None if found is None else found[0]
+
+    async def session_identity(self, token: str | None) -> tuple[str, str] | None:
+        """``(player_id, display name)`` of a valid, unexpired session token."""
         if not token or len(token) > 128:
             return None
-        return await self.store.session_player(hash_token(token), now=self._now_ms())
+        return await self.store.session_identity(hash_token(token), now=self._now_ms())
 
     async def logout(self, token: str | None) -> None:
         if token:
@@ -135,19 +139,10 @@ class AccountService:
 
     async def profile(self, player_id: str, *, recent: int = 10) -> dict[str, Any]:
         """Display name, rating and tier, account points, games played and won, recent games."""
-        found = await self.store.player(player_id)
-        if found is None:
+        profile = await self.store.profile(player_id, recent=recent)
+        if profile is None:
             raise InvalidInputError("no such player")
-        name, kind = found
-        account = await self.store.account_by_id(player_id)
-        rating = (await self.store.ratings([player_id]))[player_id]
-        return {
-            "player": {"id": player_id, "name": name, "kind": kind},
-            "username": account.username if account is not None else None,
-            **rating.to_dict(),
-            **await self.store.stats(player_id),
-            "recent_games": await self.store.recent_games(player_id, limit=recent),
-        }
+        return profile
 
     async def leaderboard(
         self, *, period: str, page: int, per_page: int, viewer: str | None
@@ -165,8 +160,3 @@ class AccountService:
         )
         board.update(page=page, per_page=per_page)
         return board
-
-
-def tiers() -> list[dict[str, object]]:
-    """The tiers, low to high, for the API and docs."""
-    return [tier.to_dict() for tier in Tier]

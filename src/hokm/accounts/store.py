@@ -297,11 +297,20 @@ class AccountStore:
         await self._write(write)
 
     async def session_player(self, token_hash: str, *, now: int) -> str | None:
-        s = self.t.sessions
-        query = sa.select(s.c.player_id).where(s.c.token_hash == token_hash, s.c.expires_at > now)
+        found = await self.session_identity(token_hash, now=now)
+        return None if found is None else found[0]
+
+    async def session_identity(self, token_hash: str, *, now: int) -> tuple[str, str] | None:
+        """``(player_id, name)`` of a valid session, in one query."""
+        s, p = self.t.sessions, self.players
+        query = (
+            sa.select(s.c.player_id, p.c.name)
+            .join(p, p.c.id == s.c.player_id)
+            .where(s.c.token_hash == token_hash, s.c.expires_at > now)
+        )
         async with self.storage.engine.connect() as conn:
             row = (await conn.execute(query)).first()
-        return None if row is None else str(row.player_id)
+        return None if row is None else (str(row.player_id), str(row.name))
 
     async def delete_sessions(
         self,
@@ -447,10 +456,34 @@ class AccountStore:
 
     # ------------------------------------------------------------------ profile and leaderboard
 
-    async def stats(self, player_id: str) -> dict[str, int]:
-        st = self.t.stats
+    async def profile(self, player_id: str, *, recent: int = 10) -> dict[str, Any] | None:
+        """Everything a profile shows, read in one connection; None for an unknown player."""
+        p, a = self.players, self.t.accounts
         async with self.storage.engine.connect() as conn:
-            row = (await conn.execute(sa.select(st).where(st.c.player_id == player_id))).first()
+            query = (
+                sa.select(p.c.name, p.c.kind, a.c.username)
+                .select_from(p.outerjoin(a, a.c.player_id == p.c.id))
+                .where(p.c.id == player_id)
+            )
+            row = (await conn.execute(query)).first()
+            if row is None:
+                return None
+            rating = (await self._ratings(conn, [player_id]))[player_id]
+            return {
+                "player": {"id": player_id, "name": str(row.name), "kind": str(row.kind)},
+                "username": row.username,
+                **rating.to_dict(),
+                **await self._stats(conn, player_id),
+                "recent_games": await self._recent(conn, player_id, recent),
+            }
+
+    async def stats(self, player_id: str) -> dict[str, int]:
+        async with self.storage.engine.connect() as conn:
+            return await self._stats(conn, player_id)
+
+    async def _stats(self, conn: AsyncConnection, player_id: str) -> dict[str, int]:
+        st = self.t.stats
+        row = (await conn.execute(sa.select(st).where(st.c.player_id == player_id))).first()
         if row is None:
             return {"points": 0, "games_played": 0, "games_won": 0}
         return {
@@ -460,6 +493,12 @@ class AccountStore:
         }
 
     async def recent_games(self, player_id: str, *, limit: int = 10) -> list[dict[str, Any]]:
+        async with self.storage.engine.connect() as conn:
+            return await self._recent(conn, player_id, limit)
+
+    async def _recent(
+        self, conn: AsyncConnection, player_id: str, limit: int
+    ) -> list[dict[str, Any]]:
         h = self.t.history
         query = (
             sa.select(h)
@@ -467,8 +506,7 @@ class AccountStore:
             .order_by(h.c.at.desc(), h.c.game_id.desc())
             .limit(limit)
         )
-        async with self.storage.engine.connect() as conn:
-            rows = (await conn.execute(query)).all()
+        rows = (await conn.execute(query)).all()
         return [
             {
                 "game_id": row.game_id,

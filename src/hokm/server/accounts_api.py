@@ -1,0 +1,568 @@
+"""REST endpoints of accounts, profiles, the leaderboard and the quick-match queue.
+
+The server's app calls :func:`install` once (after the storage is started) and mounts
+:func:`routes`. Sessions are random tokens in the HttpOnly, SameSite=Lax cookie
+``hokm_session`` (or ``Authorization: Bearer`` / ``hello.token`` for scripts); an account is
+an :class:`~hokm.server.auth.Identity` of kind ``account``. See ``docs/protocol.md`` §9 and
+``docs/accounts.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from hokm.accounts.errors import AccountError, InvalidInputError, NotAuthenticatedError
+from hokm.accounts.matchmaking import QUICK_PRESET, Match, MatchmakingConfig, QuickMatchQueue
+from hokm.accounts.rating import PROVISIONAL_GAMES, Tier
+from hokm.accounts.security import SESSION_COOKIE, Passwords
+from hokm.accounts.service import SESSION_DAYS, AccountService, Session
+from hokm.accounts.store import AccountStore, GameOutcome
+from hokm.engine import RuleSet
+from hokm.server.auth import COOKIE_NAME, AuthChain, Authenticator, Identity
+from hokm.server.state import ServerState
+from hokm.table.model import GameResult
+
+__all__ = [
+    "AccountsState",
+    "GuestOnlyAuthenticator",
+    "QuickMatch",
+    "SessionAuthenticator",
+    "install",
+    "outcome_of",
+    "room_starter",
+    "routes",
+    "setup",
+]
+
+log = logging.getLogger(__name__)
+MAX_BODY = 8 * 1024
+StartMatch = Callable[[Match, dict[str, Identity]], Awaitable[str]]
+
+_FA = {
+    "invalid_input": "ورودی نامعتبر است",
+    "invalid_credentials": "نام کاربری یا گذرواژه نادرست است",
+    "not_authenticated": "اول با حساب کاربری وارد شوید",
+    "username_taken": "این نام کاربری گرفته شده است",
+    "rate_limited": "تلاش‌های ورود بیش از حد؛ کمی بعد دوباره امتحان کنید",
+    "already_queued": "در صف بازی سریع هستید",
+    "not_queued": "در صف بازی سریع نیستید",
+    "bad_request": "درخواست نامعتبر است",
+    "bad_json": "پیام دریافتی JSON معتبر نیست",
+}
+
+
+# ---------------------------------------------------------------------------------- identity
+
+
+class SessionAuthenticator:
+    """Accounts: the session cookie, or a session token as bearer / hello token."""
+
+    def __init__(self, service: AccountService) -> None:
+        self.service = service
+        self.state: AccountsState | None = None  # set by install(); request handlers find it
+
+    async def identify(self, cookies: Mapping[str, str], token: str | None) -> Identity | None:
+        for candidate in (cookies.get(SESSION_COOKIE), token):
+            if candidate and "." not in candidate:  # guest tokens are "<id>.<signature>"
+                found = await self.service.session_identity(candidate)
+                if found is not None:
+                    return Identity(found[0], found[1], "account")
+        return None
+
+
+class GuestOnlyAuthenticator:
+    """Wraps the guest authenticator: a guest token stops working once it became an account."""
+
+    def __init__(self, inner: Authenticator, store: AccountStore) -> None:
+        self.inner = inner
+        self.store = store
+
+    async def identify(self, cookies: Mapping[str, str], token: str | None) -> Identity | None:
+        identity = await self.inner.identify(cookies, token)
+        if identity is None:
+            return None
+        found = await self.store.player(identity.id)
+        if found is None or found[1] != "guest":
+            return None
+        return identity
+
+
+# ---------------------------------------------------------------------------------- quick match
+
+
+@dataclass
+class QuickMatch:
+    """The quick-match queue of this server process and the quick games it started."""
+
+    service: AccountService
+    start_match: StartMatch | None = None  # set by the server: creates and starts the room
+    config: MatchmakingConfig = field(default_factory=MatchmakingConfig)
+    clock: Callable[[], float] = time.time
+    queue: QuickMatchQueue = field(init=False)
+    identities: dict[str, Identity] = field(default_factory=dict)
+    matched: dict[str, dict[str, Any]] = field(default_factory=dict)
+    games: dict[str, Match] = field(default_factory=dict)  # room code -> the match
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def __post_init__(self) -> None:
+        self.queue = QuickMatchQueue(self.config)
+
+    async def join(self, identity: Identity) -> dict[str, Any]:
+        async with self.lock:
+            rating = (await self.service.store.ratings([identity.id]))[identity.id]
+            self.queue.join(identity.id, rating.mu, now=self.clock())
+            self.matched.pop(identity.id, None)
+            self.identities[identity.id] = identity
+            await self._tick()
+            return self._status(identity.id)
+
+    async def leave(self, identity: Identity) -> dict[str, Any]:
+        async with self.lock:
+            self.queue.leave(identity.id)
+            self.identities.pop(identity.id, None)
+            return {"state": "idle"}
+
+    async def status(self, identity: Identity) -> dict[str, Any]:
+        async with self.lock:
+            await self._tick()
+            return self._status(identity.id)
+
+    async def play_with_bots(self, identity: Identity) -> dict[str, Any]:
+        async with self.lock:
+            match = self.queue.play_with_bots(identity.id, now=self.clock())
+            await self._start(match)
+            return self._status(identity.id)
+
+    def _status(self, player: str) -> dict[str, Any]:
+        if player in self.queue:
+            return {"state": "waiting", **self.queue.status(player, now=self.clock()).to_dict()}
+        if player in self.matched:
+            return {"state": "matched", **self.matched[player]}
+        return {"state": "idle"}
+
+    async def _tick(self) -> None:
+        for match in self.queue.tick(now=self.clock()):
+            await self._start(match)
+
+    async def _start(self, match: Match) -> None:
+        if self.start_match is None:
+            raise InvalidInputError("quick games are not available on this server")
+        people = {p: self.identities.pop(p) for p in match.humans}
+        code = await self.start_match(match, people)
+        self.games[code] = match
+        await self.service.store.save_quick_match(code, match)
+        for seat, player in enumerate(match.players):
+            if player is not None:
+                self.matched[player] = {"code": code, "seat": seat, **match.to_dict()}
+
+
+def room_starter(rooms: Any, *, bot_level: str | None = None) -> StartMatch:
+    """Start a quick game in a new room: the players seated as matched, bots on the other seats.
+
+    ``rooms`` is the server's ``RoomManager``. The first human is the room's owner; the game
+    starts at once (the table waits for the players to connect).
+    """
+
+    async def start(match: Match, people: dict[str, Identity]) -> str:
+        humans = match.humans
+        owner = people[humans[0]]
+        actor = await rooms.create(owner, RuleSet.preset(QUICK_PRESET), preset=QUICK_PRESET)
+        for player in humans[1:]:
+            await _ok(actor.command(None, player, {"type": "join", "name": people[player].name}))
+        for seat, sitter in enumerate(match.players):
+            if sitter is not None:
+                cmd: dict[str, Any] = {"type": "sit", "seat": seat, "player": sitter}
+            else:
+                cmd = {"type": "add_bot", "seat": seat}
+                if bot_level is not None:
+                    cmd["level"] = bot_level
+            await _ok(actor.command(None, owner.id, cmd))
+        await _ok(actor.command(None, owner.id, {"type": "start"}))
+        return str(actor.code)
+
+    return start
+
+
+async def _ok(reply: Awaitable[dict[str, Any]]) -> None:
+    frame = await reply
+    if frame.get("type") == "error":
+        raise RuntimeError(f"a quick room could not be set up: {frame}")
+
+
+def outcome_of(
+    result: GameResult, *, game_id: str, code: str | None, match: Match | None, at: int
+) -> GameOutcome:
+    """The accounts' view of a table's game result (leavers back on their seats).
+
+    A game is quick when its room was made by the quick match and it is the room's first game;
+    it is rated when the match was among four humans who are still the game's four players.
+    """
+    players = list(result.players)
+    for player, seat in result.left:
+        if players[seat] is None:
+            players[seat] = player
+    seats = (players[0], players[1], players[2], players[3])
+    quick = match is not None and result.game == 1
+    humans = {p for p in seats if p is not None}
+    rated = bool(quick and match is not None and match.rated and humans == set(match.humans))
+    completed = result.status == "completed"
+    return GameOutcome(
+        game_id=game_id,
+        players=seats,
+        winner_team=result.winner_team if completed else None,
+        par_bam=result.par_bam and completed,
+        quick=quick,
+        rated=rated and len(humans) == 4,
+        leavers=frozenset(p for p, _ in result.left),
+        code=code,
+        finished_at=at,
+    )
+
+
+# ---------------------------------------------------------------------------------- state
+
+
+@dataclass
+class AccountsState:
+    service: AccountService
+    quick: QuickMatch
+    secure_cookies: bool | None = None  # None: when the request is https
+
+    async def on_room_game(self, actor: Any, result: GameResult, game_id: str) -> None:
+        """The room manager's game listener: a room's game ended (stored already)."""
+        owner = getattr(getattr(actor, "table", None), "owner", None)
+        await self.game_finished(result, game_id=game_id, code=actor.code, owner=owner)
+
+    async def game_finished(
+        self, result: GameResult, *, game_id: str, code: str | None, owner: str | None = None
+    ) -> bool:
+        """Record a finished/cancelled/closed game: history, stats, points and rating, once.
+
+        In a quick game, closing the game early counts as leaving for the owner who closed it.
+        """
+        match = None
+        if code is not None:
+            match = self.quick.games.get(code) or await self.service.store.quick_match(code)
+        if match is not None and result.status == "closed" and owner in match.humans:
+            seat = list(result.players).index(owner) if owner in result.players else None
+            if seat is not None:
+                result = replace(result, left=(*result.left, (owner, seat)))
+        outcome = outcome_of(result, game_id=game_id, code=code, match=match, at=_now_ms())
+        try:
+            return await self.service.store.record_game(outcome)
+        finally:
+            if code is not None and result.game == 1:
+                self.quick.games.pop(code, None)
+
+
+#: argon2id parameters of the server (tests lower them to stay fast)
+PASSWORD_PARAMS: dict[str, int] = {"time_cost": 3, "memory_cost": 65536, "parallelism": 1}
+
+
+async def install(
+    auth: AuthChain,
+    service: AccountService,
+    *,
+    start_match: StartMatch | None = None,
+    config: MatchmakingConfig | None = None,
+) -> AccountsState:
+    """Create the accounts' tables, put session auth first and guard the guest authenticator."""
+    await service.store.start()
+    auth.authenticators = [GuestOnlyAuthenticator(a, service.store) for a in auth.authenticators]
+    session_auth = SessionAuthenticator(service)
+    auth.add(session_auth, first=True)
+    state = AccountsState(service, QuickMatch(service, start_match, config or MatchmakingConfig()))
+    session_auth.state = state
+    return state
+
+
+async def setup(server: ServerState) -> AccountsState:
+    """The server's plugin hook (``hokm.server.app``): accounts on the server's storage."""
+    service = AccountService(AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS))
+    state = await install(server.auth, service, start_match=room_starter(server.rooms))
+    listeners = getattr(server.rooms, "game_listeners", None)
+    if listeners is not None:
+        listeners.append(state.on_room_game)
+    else:  # pragma: no cover - a server without game listeners records no games
+        log.warning("the room manager reports no finished games: accounts see none")
+    return state
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+# ---------------------------------------------------------------------------------- HTTP
+
+
+def _accounts(request: Request) -> AccountsState:
+    for authenticator in request.app.state.hokm.auth.authenticators:
+        if isinstance(authenticator, SessionAuthenticator) and authenticator.state is not None:
+            return authenticator.state
+    raise RuntimeError("accounts are not installed")  # pragma: no cover
+
+
+def _error(exc: AccountError) -> JSONResponse:
+    body = {
+        "code": exc.code,
+        "message": str(exc),
+        "message_fa": _FA.get(exc.code, _FA["bad_request"]),
+    }
+    headers = {"Retry-After": str(exc.retry_after)} if hasattr(exc, "retry_after") else None
+    return JSONResponse(body, status_code=exc.status, headers=headers)
+
+
+def _handler(
+    fn: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except AccountError as exc:
+            return _error(exc)
+
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+async def _body(request: Request, *allowed: str) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise InvalidInputError("the body is too large")
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInputError("the body is not JSON") from exc
+    if not isinstance(data, dict):
+        raise InvalidInputError("the body must be a JSON object")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise InvalidInputError(f"unknown field {unknown[0]!r}")
+    return data
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    return header[7:].strip() or None if header.lower().startswith("bearer ") else None
+
+
+def _session_token(request: Request) -> str | None:
+    token = request.cookies.get(SESSION_COOKIE) or _bearer(request)
+    return token if token and "." not in token else None
+
+
+async def _identity(request: Request) -> Identity | None:
+    auth: AuthChain = request.app.state.hokm.auth
+    return await auth.identify(request.cookies, _bearer(request))
+
+
+async def _account(request: Request) -> Identity:
+    identity = await _identity(request)
+    if identity is None or identity.kind != "account":
+        raise NotAuthenticatedError("log in with an account first")
+    return identity
+
+
+def _secure(request: Request) -> bool:
+    setting = _accounts(request).secure_cookies
+    return request.url.scheme == "https" if setting is None else setting
+
+
+def _with_session(response: Response, session: Session, request: Request) -> Response:
+    response.set_cookie(
+        SESSION_COOKIE,
+        session.token,
+        max_age=SESSION_DAYS * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=_secure(request),
+        path="/",
+    )
+    return response
+
+
+def _player(identity: Identity) -> dict[str, str]:
+    return identity.to_dict()
+
+
+@_handler
+async def register(request: Request) -> Response:
+    """Create an account; a guest calling it becomes the account and keeps its history."""
+    data = await _body(request, "username", "password", "name")
+    current = await _identity(request)
+    guest = current if current is not None and current.kind == "guest" else None
+    service = _accounts(request).service
+    session = await service.register(
+        data.get("username"),
+        data.get("password"),
+        name=data.get("name"),
+        guest_id=guest.id if guest else None,
+        guest_name=guest.name if guest else None,
+    )
+    found = await service.store.player(session.player_id)
+    identity = Identity(session.player_id, found[0] if found else "", "account")
+    _rename_in_rooms(request, identity)
+    response = JSONResponse({"player": _player(identity), "upgraded": guest is not None}, 201)
+    if guest is not None:
+        response.delete_cookie(COOKIE_NAME, path="/")
+    return _with_session(response, session, request)
+
+
+@_handler
+async def login(request: Request) -> Response:
+    """Log in. A wrong password and an unknown username get the same answer."""
+    data = await _body(request, "username", "password")
+    address = request.client.host if request.client else "unknown"
+    service = _accounts(request).service
+    session = await service.login(data.get("username"), data.get("password"), address=address)
+    found = await service.store.player(session.player_id)
+    identity = Identity(session.player_id, found[0] if found else "", "account")
+    return _with_session(JSONResponse({"player": _player(identity)}), session, request)
+
+
+@_handler
+async def logout(request: Request) -> Response:
+    """End this session (its token stops working at once)."""
+    await _accounts(request).service.logout(_session_token(request))
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@_handler
+async def change_password(request: Request) -> Response:
+    """Change the password (the old one is needed); other sessions are logged out."""
+    identity = await _account(request)
+    data = await _body(request, "old_password", "new_password")
+    await _accounts(request).service.change_password(
+        identity.id,
+        data.get("old_password"),
+        data.get("new_password"),
+        current_token=_session_token(request),
+    )
+    return JSONResponse({"ok": True})
+
+
+@_handler
+async def get_profile_me(request: Request) -> Response:
+    """The caller's own profile (an account)."""
+    identity = await _account(request)
+    return JSONResponse(await _accounts(request).service.profile(identity.id))
+
+
+@_handler
+async def patch_profile_me(request: Request) -> Response:
+    """Change the display name."""
+    identity = await _account(request)
+    data = await _body(request, "name")
+    name = await _accounts(request).service.set_name(identity.id, data.get("name"))
+    _rename_in_rooms(request, Identity(identity.id, name, identity.kind))
+    return JSONResponse(await _accounts(request).service.profile(identity.id))
+
+
+@_handler
+async def get_profile(request: Request) -> Response:
+    """Any player's public profile."""
+    player_id = request.path_params["player_id"]
+    if len(player_id) > 64:
+        raise InvalidInputError("no such player")
+    profile = await _accounts(request).service.profile(player_id)
+    return JSONResponse(profile)
+
+
+def _int_param(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or len(raw) > 9:
+        raise InvalidInputError(f"{name} must be a positive integer")
+    return int(raw)
+
+
+@_handler
+async def get_leaderboard(request: Request) -> Response:
+    """Accounts ranked by account points (``period`` all or week), with the viewer's place."""
+    identity = await _identity(request)
+    board = await _accounts(request).service.leaderboard(
+        period=request.query_params.get("period", "all"),
+        page=_int_param(request, "page", 1),
+        per_page=_int_param(request, "per_page", 20),
+        viewer=identity.id if identity is not None and identity.kind == "account" else None,
+    )
+    return JSONResponse(board)
+
+
+async def get_tiers(request: Request) -> Response:
+    """The rating tiers, low to high, and how many games a player is provisional for."""
+    return JSONResponse(
+        {"tiers": [t.to_dict() for t in Tier], "provisional_games": PROVISIONAL_GAMES}
+    )
+
+
+@_handler
+async def quick_join(request: Request) -> Response:
+    """Wait for a quick game (platform-a rules) against players of a similar rating."""
+    identity = await _account(request)
+    await _body(request)
+    return JSONResponse(await _accounts(request).quick.join(identity))
+
+
+@_handler
+async def quick_status(request: Request) -> Response:
+    """idle, waiting (with the accepted gap and whether bots are offered) or matched (room)."""
+    identity = await _account(request)
+    return JSONResponse(await _accounts(request).quick.status(identity))
+
+
+@_handler
+async def quick_leave(request: Request) -> Response:
+    """Stop waiting."""
+    identity = await _account(request)
+    return JSONResponse(await _accounts(request).quick.leave(identity))
+
+
+@_handler
+async def quick_bots(request: Request) -> Response:
+    """After the set waiting time: play now with bots instead (not rated)."""
+    identity = await _account(request)
+    return JSONResponse(await _accounts(request).quick.play_with_bots(identity))
+
+
+def _rename_in_rooms(request: Request, identity: Identity) -> None:
+    rooms = getattr(request.app.state.hokm, "rooms", None)
+    rename = getattr(rooms, "rename", None)
+    if rename is not None:
+        rename(identity)
+
+
+def _routes() -> list[BaseRoute]:
+    return [
+        Route("/api/accounts/register", register, methods=["POST"]),
+        Route("/api/accounts/login", login, methods=["POST"]),
+        Route("/api/accounts/logout", logout, methods=["POST"]),
+        Route("/api/accounts/password", change_password, methods=["POST"]),
+        Route("/api/accounts/me", get_profile_me, methods=["GET"]),
+        Route("/api/accounts/me", patch_profile_me, methods=["PATCH"]),
+        Route("/api/players/{player_id}", get_profile, methods=["GET"]),
+        Route("/api/leaderboard", get_leaderboard, methods=["GET"]),
+        Route("/api/tiers", get_tiers, methods=["GET"]),
+        Route("/api/quick/join", quick_join, methods=["POST"]),
+        Route("/api/quick/status", quick_status, methods=["GET"]),
+        Route("/api/quick/leave", quick_leave, methods=["POST"]),
+        Route("/api/quick/bots", quick_bots, methods=["POST"]),
+    ]
+
+
+#: the routes the server mounts (``hokm.server.app`` reads this list)
+routes: list[BaseRoute] = _routes()

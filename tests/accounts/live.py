@@ -1,0 +1,104 @@
+"""A real server (uvicorn on a free port, in this process) with accounts, on SQLite or PostgreSQL.
+
+On PostgreSQL every server gets tables with its own random prefix (dropped afterwards), so test
+runs never see each other's data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import functools
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+
+import hokm.server.app as app_module
+from hokm.accounts.store import AccountStore
+from hokm.client import HokmClient
+from hokm.server import Settings, accounts_api, create_app
+from hokm.server.accounts_api import AccountsState, SessionAuthenticator
+from hokm.storage import SqlStorage
+from hokm.table import TableConfig
+
+FAST = TableConfig(bot_delay=0.0, hand_pause=0.0, restore_grace=0.2)
+CHEAP_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+
+
+@dataclass
+class Live:
+    url: str
+    app: Starlette
+
+    @property
+    def accounts(self) -> AccountsState:
+        for authenticator in self.app.state.hokm.auth.authenticators:
+            if isinstance(authenticator, SessionAuthenticator) and authenticator.state:
+                return authenticator.state
+        raise AssertionError("accounts are not installed")
+
+    @property
+    def store(self) -> AccountStore:
+        return self.accounts.service.store
+
+    def http(self, **kwargs: Any) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.url, timeout=10, **kwargs)
+
+    async def account(self, username: str, password: str = "password-1") -> httpx.AsyncClient:
+        """An HTTP client logged in as a new account (the session is in its cookie jar)."""
+        http = self.http()
+        response = await http.post(
+            "/api/accounts/register", json={"username": username, "password": password}
+        )
+        assert response.status_code == 201, response.text
+        return http
+
+    async def ws(self, http: httpx.AsyncClient) -> HokmClient:
+        """A connected WebSocket client with the session of ``http`` (as hello token)."""
+        client = HokmClient(self.url, token=http.cookies["hokm_session"])
+        await client.connect()
+        return client
+
+
+@contextlib.asynccontextmanager
+async def live_server(
+    backend: str, db_path: str, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Live]:
+    monkeypatch.setattr(accounts_api, "PASSWORD_PARAMS", CHEAP_ARGON2)
+    prefix = f"tl{secrets.token_hex(4)}_"
+    if backend == "postgresql":
+        url = pg_url
+        monkeypatch.setattr(app_module, "SqlStorage", functools.partial(SqlStorage, prefix=prefix))
+    else:
+        url = f"sqlite+aiosqlite:///{db_path}"
+    config = dataclasses.replace(
+        Settings(database_url=url, bot_workers=0, secret="test-secret"), table=FAST
+    )
+    app = create_app(config)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    )
+    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    task = asyncio.get_running_loop().create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield Live(f"http://127.0.0.1:{port}", app)
+    finally:
+        server.should_exit = True
+        await task
+        if backend == "postgresql":
+            storage = SqlStorage(pg_url, prefix=prefix)
+            await AccountStore(storage).drop_all()
+            await storage.drop_all()
+            await storage.engine.dispose()

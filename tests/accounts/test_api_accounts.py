@@ -1,0 +1,264 @@
+"""Accounts over real HTTP and WebSocket clients against a running server (SQLite, PostgreSQL)."""
+
+from __future__ import annotations
+
+from http.cookies import SimpleCookie
+
+import pytest
+
+from hokm.client import HokmClient
+from tests.accounts.live import Live
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+def _cookie(response_headers: list[str], name: str) -> dict[str, str | bool]:
+    for header in response_headers:
+        jar: SimpleCookie = SimpleCookie()
+        jar.load(header)
+        if name in jar:
+            morsel = jar[name]
+            return {
+                "value": morsel.value,
+                "httponly": bool(morsel["httponly"]),
+                "samesite": str(morsel["samesite"]).lower(),
+                "max-age": str(morsel["max-age"]),
+            }
+    raise AssertionError(f"no {name} cookie set")
+
+
+async def test_register_sets_an_httponly_samesite_session_cookie(live: Live) -> None:
+    """Register → 201, the session travels only in an HttpOnly SameSite cookie; /api/me knows it."""
+    async with live.http() as http:
+        response = await http.post(
+            "/api/accounts/register",
+            json={"username": "Sara", "password": "correct horse", "name": "سارا"},
+        )
+        assert response.status_code == 201
+        body = response.json()
+        assert body["player"]["kind"] == "account" and body["player"]["name"] == "سارا"
+        assert "token" not in body  # the token is never readable by page scripts
+        cookie = _cookie(response.headers.get_list("set-cookie"), "hokm_session")
+        assert cookie["httponly"] and cookie["samesite"] == "lax"
+        me = (await http.get("/api/me")).json()["player"]
+        assert me == {"id": body["player"]["id"], "name": "سارا", "kind": "account"}
+        profile = (await http.get("/api/accounts/me")).json()
+        assert profile["username"] == "Sara"
+        assert profile["rating"] == 0 and profile["provisional"] is True
+        assert profile["tier"]["name"] == "Newcomer" and profile["tier"]["persian"] == "تازه‌وارد"
+        assert (profile["points"], profile["games_played"], profile["games_won"]) == (0, 0, 0)
+
+
+async def test_the_database_holds_only_a_hash_of_the_session(live: Live) -> None:
+    """A session token is stored hashed: the raw cookie value is nowhere in the sessions table."""
+    http = await live.account("hashcheck")
+    token = http.cookies["hokm_session"]
+    import sqlalchemy as sa
+
+    table = live.store.t.sessions
+    async with live.store.storage.engine.connect() as conn:
+        rows = (await conn.execute(sa.select(table.c.token_hash))).all()
+    assert rows and all(token not in row.token_hash for row in rows)
+    await http.aclose()
+
+
+async def test_bad_registrations_are_refused_and_change_nothing(live: Live) -> None:
+    async with live.http() as http:
+        for body, code in [
+            ({"username": "ab", "password": "long enough"}, "invalid_input"),
+            ({"username": "okname", "password": "short"}, "invalid_input"),
+            ({"username": "okname", "password": "long enough", "extra": 1}, "invalid_input"),
+        ]:
+            response = await http.post("/api/accounts/register", json=body)
+            assert response.status_code == 400 and response.json()["code"] == code
+            assert response.json()["message_fa"]
+        response = await http.post("/api/accounts/register", content=b"{not json")
+        assert response.status_code == 400
+        assert (
+            await http.post(
+                "/api/accounts/login", json={"username": "okname", "password": "long enough"}
+            )
+        ).status_code == 401
+        first = await http.post(
+            "/api/accounts/register", json={"username": "Taken", "password": "password-1"}
+        )
+        assert first.status_code == 201
+    async with live.http() as other:
+        again = await other.post(
+            "/api/accounts/register", json={"username": "tAKEN", "password": "password-2"}
+        )
+        assert again.status_code == 409 and again.json()["code"] == "username_taken"
+
+
+async def test_wrong_password_and_unknown_user_get_the_same_answer(live: Live) -> None:
+    await (await live.account("real_user")).aclose()
+    async with live.http() as http:
+        wrong = await http.post(
+            "/api/accounts/login", json={"username": "real_user", "password": "nope-nope"}
+        )
+        unknown = await http.post(
+            "/api/accounts/login", json={"username": "ghost_user", "password": "nope-nope"}
+        )
+        assert wrong.status_code == unknown.status_code == 401
+        assert wrong.json() == unknown.json()
+        assert "hokm_session" not in http.cookies
+        ok = await http.post(
+            "/api/accounts/login", json={"username": "REAL_USER", "password": "password-1"}
+        )
+        assert ok.status_code == 200 and "hokm_session" in http.cookies
+
+
+async def test_login_is_rate_limited_per_account(live: Live) -> None:
+    """Five failures lock the account, even with the right password; others are fine."""
+    await (await live.account("target")).aclose()
+    await (await live.account("bystander")).aclose()
+    async with live.http() as http:
+        for _ in range(5):
+            r = await http.post(
+                "/api/accounts/login", json={"username": "target", "password": "bad-guess"}
+            )
+            assert r.status_code == 401
+        locked = await http.post(
+            "/api/accounts/login", json={"username": "target", "password": "password-1"}
+        )
+        assert locked.status_code == 429 and locked.json()["code"] == "rate_limited"
+        assert int(locked.headers["retry-after"]) > 0
+        ghost = [
+            await http.post(
+                "/api/accounts/login", json={"username": "nobody_here", "password": "x" * 8}
+            )
+            for _ in range(6)
+        ]
+        assert [r.status_code for r in ghost] == [401] * 5 + [429]  # unknown names count the same
+        fine = await http.post(
+            "/api/accounts/login", json={"username": "bystander", "password": "password-1"}
+        )
+        assert fine.status_code == 200
+
+
+async def test_login_is_rate_limited_per_address(live: Live) -> None:
+    """Twenty failures from one address, spread over many names, block that address."""
+    await (await live.account("victim")).aclose()
+    async with live.http() as http:
+        for i in range(20):
+            r = await http.post(
+                "/api/accounts/login", json={"username": f"spray{i}", "password": "guess-123"}
+            )
+            assert r.status_code == 401
+        blocked = await http.post(
+            "/api/accounts/login", json={"username": "victim", "password": "password-1"}
+        )
+        assert blocked.status_code == 429
+
+
+async def test_logout_ends_the_session(live: Live) -> None:
+    http = await live.account("leaver")
+    token = http.cookies["hokm_session"]
+    assert (await http.get("/api/accounts/me")).status_code == 200
+    response = await http.post("/api/accounts/logout")
+    assert response.status_code == 200
+    assert "hokm_session" not in http.cookies
+    async with live.http() as other:
+        stolen = await other.get("/api/accounts/me", headers={"Authorization": f"Bearer {token}"})
+        assert stolen.status_code == 401 and stolen.json()["code"] == "not_authenticated"
+    await http.aclose()
+
+
+async def test_change_password_needs_the_old_one_and_logs_out_other_sessions(live: Live) -> None:
+    first = await live.account("changer", "first-password")
+    async with live.http() as second:
+        assert (
+            await second.post(
+                "/api/accounts/login", json={"username": "changer", "password": "first-password"}
+            )
+        ).status_code == 200
+        bad = await first.post(
+            "/api/accounts/password",
+            json={"old_password": "wrong-one", "new_password": "second-password"},
+        )
+        assert bad.status_code == 401
+        weak = await first.post(
+            "/api/accounts/password",
+            json={"old_password": "first-password", "new_password": "short"},
+        )
+        assert weak.status_code == 400
+        ok = await first.post(
+            "/api/accounts/password",
+            json={"old_password": "first-password", "new_password": "second-password"},
+        )
+        assert ok.status_code == 200
+        assert (await first.get("/api/accounts/me")).status_code == 200  # this session stays
+        assert (await second.get("/api/accounts/me")).status_code == 401  # the other one is gone
+    async with live.http() as third:
+        old = await third.post(
+            "/api/accounts/login", json={"username": "changer", "password": "first-password"}
+        )
+        new = await third.post(
+            "/api/accounts/login", json={"username": "changer", "password": "second-password"}
+        )
+        assert (old.status_code, new.status_code) == (401, 200)
+    await first.aclose()
+
+
+async def test_websocket_hello_with_the_session_identifies_the_account(live: Live) -> None:
+    """A session token (hello.token) or the session cookie on the upgrade identifies the account."""
+    http = await live.account("wsuser")
+    client = await live.ws(http)
+    assert client.player is not None and client.player["kind"] == "account"
+    me = (await http.get("/api/me")).json()["player"]
+    assert client.player["id"] == me["id"]
+    await client.close()
+    import websockets
+
+    ws_url = "ws" + live.url[4:] + "/ws"
+    cookie = f"hokm_session={http.cookies['hokm_session']}"
+    async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as ws:
+        import json
+
+        await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+        welcome = json.loads(await ws.recv())
+        assert welcome["type"] == "welcome" and welcome["player"]["id"] == me["id"]
+    await http.aclose()
+
+
+async def test_profile_rename_and_public_profile(live: Live) -> None:
+    http = await live.account("renamer")
+    response = await http.patch("/api/accounts/me", json={"name": "Neo Name"})
+    assert response.status_code == 200 and response.json()["player"]["name"] == "Neo Name"
+    bad = await http.patch("/api/accounts/me", json={"name": "visit www.spam.com"})
+    assert bad.status_code == 400
+    pid = response.json()["player"]["id"]
+    async with live.http() as anyone:
+        public = (await anyone.get(f"/api/players/{pid}")).json()
+        assert public["player"]["name"] == "Neo Name" and public["tier"]["name"] == "Newcomer"
+        assert (await anyone.get("/api/accounts/me")).status_code == 401
+        tiers = (await anyone.get("/api/tiers")).json()
+        assert [t["name"] for t in tiers["tiers"]] == [
+            "Newcomer",
+            "Jack",
+            "Queen",
+            "King",
+            "Ace",
+            "Hakem",
+        ]
+    await http.aclose()
+
+
+async def test_a_guest_becomes_an_account_and_its_guest_token_stops_working(live: Live) -> None:
+    guest = HokmClient(live.url, name="Mehman")
+    await guest.guest("Mehman")
+    guest_token = guest.token
+    assert guest_token is not None
+    guest_id = guest.player["id"] if guest.player else ""
+    async with live.http() as http:
+        http.cookies.set("hokm_guest", guest_token)
+        response = await http.post(
+            "/api/accounts/register", json={"username": "mehman", "password": "password-1"}
+        )
+        assert response.status_code == 201
+        assert response.json()["player"] == {"id": guest_id, "name": "Mehman", "kind": "account"}
+        assert response.json()["upgraded"] is True
+        assert (await http.get("/api/accounts/me")).json()["player"]["id"] == guest_id
+    async with live.http() as old:
+        me = await old.get("/api/me", headers={"Authorization": f"Bearer {guest_token}"})
+        assert me.status_code == 401  # the guest token no longer opens the account

@@ -36,6 +36,7 @@ from hokm.engine import (
     Card,
     ChooseTrump,
     Deal,
+    DecideBam,
     Game,
     HokmError,
     Phase,
@@ -141,6 +142,20 @@ def _cards(value: object, name: str) -> list[Card]:
     return [Card.parse(c) for c in value]
 
 
+_RULE_KEYS = ("bam", "failed_bam", "kot_points", "hakem_kot_points")
+
+
+def _rules(value: object) -> RuleSet:
+    """One hand's rules: the scoring options given (a record's rules), the rest default."""
+    if value is None:
+        return RuleSet(target_points=1)
+    if not isinstance(value, Mapping):
+        raise SimError("rules must be an object")
+    return RuleSet.from_dict({k: value[k] for k in _RULE_KEYS if k in value}).replace(
+        target_points=1
+    )
+
+
 def _build(data: Mapping[str, Any]) -> Game:
     """Replay the hand described by ``data`` on a fresh game (one hand, bam off)."""
     hakem = _seat(data.get("hakem", 0), "hakem")
@@ -151,7 +166,7 @@ def _build(data: Mapping[str, Any]) -> Game:
     problem = deal.problem()
     if problem:
         raise SimError(problem)
-    game = Game(RuleSet(target_points=1), hakem=hakem)
+    game = Game(_rules(data.get("rules")), hakem=hakem)
     game.apply(deal)
     trump = data.get("trump")
     if trump is None:
@@ -161,7 +176,10 @@ def _build(data: Mapping[str, Any]) -> Game:
     if not isinstance(trump, str):
         raise SimError("trump must be S, H, D or C")
     game.apply(ChooseTrump(hakem, Suit.parse(trump)))
+    bam = data.get("bam")
     for i, card in enumerate(_cards(data.get("plays", []), "plays")):
+        if game.phase is Phase.BAM and game.bam_team is not None:
+            game.apply(DecideBam(Seat(game.bam_team), bool(bam)))
         if game.phase is not Phase.PLAY or game.to_move is None:
             raise SimError(f"play {i + 1}: the hand is already over")
         try:
@@ -182,7 +200,6 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     if result is not None:
         last = game.hand_results[0]
         tricks = _all_tricks(last.plays, last.hakem, last.trump)
-        result["tricks_detail"] = len(tricks)
     to_move = game.to_move if game.phase in (Phase.PLAY, Phase.TRUMP) else None
     legal: list[str] = []
     if to_move is not None and game.phase is Phase.PLAY:

@@ -48,6 +48,7 @@ function renderChrome() {
   document.title = `${t("app_title")} · Hokm`;
   document.getElementById("brand-name").textContent = t("app_title");
   document.getElementById("skip-link").textContent = t("skip_to_main");
+  document.getElementById("menu").setAttribute("aria-label", t("menu"));
   const langBtn = document.getElementById("lang");
   langBtn.textContent = t("lang_switch");
   langBtn.setAttribute("aria-label", t("lang_switch_label"));
@@ -90,6 +91,8 @@ async function route() {
     history.replaceState(null, "", `${location.pathname}${q ? `?${q}` : ""}#/room/${code}`);
   }
   const path = decodeURIComponent((location.hash || "#/").slice(1));
+  document.getElementById("nav").classList.remove("open");
+  document.getElementById("menu").setAttribute("aria-expanded", "false");
   if (current?.cleanup) current.cleanup();
   current = null;
   renderChrome();
@@ -124,6 +127,13 @@ function start() {
   initLang();
   applySettings();
   document.getElementById("lang").addEventListener("click", switchLang);
+  const menu = document.getElementById("menu");
+  menu.addEventListener("click", () => {
+    const nav = document.getElementById("nav");
+    const open = !nav.classList.contains("open");
+    nav.classList.toggle("open", open);
+    menu.setAttribute("aria-expanded", open ? "true" : "false");
+  });
   window.addEventListener("hashchange", route);
   route();
 }

@@ -1,8 +1,14 @@
 // A tiny helper to build DOM nodes: h("button.card", {onclick, "aria-label": …}, children).
 
 export function h(tag, attrs = {}, ...children) {
-  const [name, ...classes] = tag.split(".");
-  const el = document.createElement(name || "div");
+  // "button.primary#start" → <button class="primary" id="start">
+  const parts = tag.match(/^[^.#]*|[.#][^.#]*/g) || ["div"];
+  const el = document.createElement(parts[0] || "div");
+  const classes = [];
+  for (const part of parts.slice(1)) {
+    if (part[0] === "#") el.id = part.slice(1);
+    else classes.push(part.slice(1));
+  }
   if (classes.length) el.className = classes.join(" ");
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;

@@ -1,5 +1,6 @@
 // The room lobby: the code to share, the seats, bots, the rules in force, start.
 import { h, toast } from "./dom.js";
+import { robot } from "./icons.js";
 import { num, t } from "./i18n.js";
 import {
   OPTION_ORDER,
@@ -25,7 +26,7 @@ export function shareLink(code) {
 }
 
 export function renderLobby(ctx) {
-  const { store, ui, act } = ctx;
+  const { store, ui, command } = ctx;
   const table = store.table;
   const owner = store.isOwner;
   const running = table.status === "playing" || table.status === "paused";
@@ -71,11 +72,10 @@ export function renderLobby(ctx) {
               {
                 type: "button",
                 disabled: !filled || running,
-                onclick: () => {
+                onclick: async () => {
+                  const reply = await command("start");
                   const pick = document.getElementById("start-hakem");
-                  const action = { type: "start_game" };
-                  if (pick && pick.value !== "") action.hakem = Number(pick.value);
-                  act(action);
+                  if (reply?.type === "ack" && pick) command("choose_hakem", { seat: Number(pick.value) });
                 },
               },
               t("start_game"),
@@ -88,7 +88,7 @@ export function renderLobby(ctx) {
         {
           type: "button",
           onclick: async () => {
-            await ctx.conn()?.request({ type: "leave" });
+            await command("leave");
             location.hash = "#/";
           },
         },
@@ -116,7 +116,7 @@ function startHakemPicker(ctx) {
 }
 
 function seatCard(ctx, seat, running) {
-  const { store, ui, act } = ctx;
+  const { store, ui, command } = ctx;
   const mine = seat.seat === store.mySeat;
   const owner = store.isOwner;
   const team = seat.seat % 2;
@@ -129,9 +129,9 @@ function seatCard(ctx, seat, running) {
   const controls = [];
   if (!running) {
     if (seat.kind === "empty" && !ui.spectator) {
-      controls.push(h("button.sit", { type: "button", onclick: () => act({ type: "sit", seat: seat.seat }) }, t("sit_here")));
+      controls.push(h("button.sit", { type: "button", onclick: () => command("sit", { seat: seat.seat }) }, t("sit_here")));
     }
-    if (mine) controls.push(h("button.stand", { type: "button", onclick: () => act({ type: "stand" }) }, t("stand_up")));
+    if (mine) controls.push(h("button.stand", { type: "button", onclick: () => command("stand") }, t("stand_up")));
     if (owner && (seat.kind === "empty" || seat.kind === "bot")) {
       const level = h(
         "select.level",
@@ -139,19 +139,19 @@ function seatCard(ctx, seat, running) {
         ui.levels.map((l) => h("option", { value: l, selected: seat.level === l }, levelLabel(l))),
       );
       if (seat.kind === "bot") {
-        level.addEventListener("change", () => act({ type: "set_bot", seat: seat.seat, level: level.value }));
+        level.addEventListener("change", () => command("add_bot", { seat: seat.seat, level: level.value }));
       }
       controls.push(level);
       if (seat.kind === "empty") {
         controls.push(
           h(
             "button.add-bot",
-            { type: "button", id: `add-bot-${seat.seat}`, onclick: () => act({ type: "set_bot", seat: seat.seat, level: level.value }) },
+            { type: "button", id: `add-bot-${seat.seat}`, onclick: () => command("add_bot", { seat: seat.seat, level: level.value }) },
             t("add_bot"),
           ),
         );
       } else {
-        controls.push(h("button.remove-bot", { type: "button", onclick: () => act({ type: "remove_bot", seat: seat.seat }) }, t("remove_bot")));
+        controls.push(h("button.remove-bot", { type: "button", onclick: () => command("remove_bot", { seat: seat.seat }) }, t("remove_bot")));
       }
     }
   }
@@ -160,13 +160,13 @@ function seatCard(ctx, seat, running) {
     `div.seat-card.team${team}`,
     { role: "listitem", dataset: { seat: seat.seat, kind: seat.kind } },
     h("div.seat-head", {}, h("span.seat-no", {}, t("seat_n", { n: seat.seat + 1 })), h("span.team-tag", {}, t("team_n", { n: team + 1 }))),
-    h("div.seat-name", {}, seat.kind === "bot" ? "🤖 " : "", name, " ", badges),
+    h("div.seat-name", {}, seat.kind === "bot" ? [robot(t("bot")), " "] : "", seat.kind === "bot" ? ctx.store.seatName(seat.seat) : name, " ", badges),
     controls.length ? h("div.row.seat-controls", {}, controls) : null,
   );
 }
 
 function rulesPanel(ctx, editable) {
-  const { store, act } = ctx;
+  const { store, command } = ctx;
   const table = store.table;
   const current = table.rules || {};
   if (!editable) {
@@ -176,7 +176,7 @@ function rulesPanel(ctx, editable) {
   const presetSel = h(
     "select#preset",
     {
-      onchange: (e) => act({ type: "set_rules", preset: e.target.value }),
+      onchange: (e) => command("set_rules", { preset: e.target.value }),
     },
     !table.preset ? h("option", { value: "", selected: true }, "—") : null,
     presetNames.map((p) => h("option", { value: p, selected: table.preset === p }, presetLabel(p))),
@@ -209,7 +209,7 @@ function rulesPanel(ctx, editable) {
       else v = input.value;
       if (v !== current[k]) rules[k] = v;
     }
-    if (Object.keys(rules).length) act({ type: "set_rules", rules });
+    if (Object.keys(rules).length) command("set_rules", { options: rules });
   };
   return h(
     "div.panel.rules-edit",

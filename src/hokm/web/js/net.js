@@ -173,17 +173,28 @@ export class Connection {
       this.attempt = 0;
       this.player = msg.player;
       saveToken(msg.token);
-      if (msg.server_time) this.clockOffset = msg.server_time - Date.now();
+      this.setClock(msg.server_time);
       this.handlers.status("online");
       if (this.room) this.join();
     }
-    if (msg.server_time && msg.type !== "welcome") this.clockOffset = msg.server_time - Date.now();
+    if (msg.type !== "welcome") this.setClock(msg.server_time);
     if ((msg.type === "ack" || msg.type === "error") && msg.ref && this.pending.has(msg.ref)) {
       const done = this.pending.get(msg.ref);
       this.pending.delete(msg.ref);
       done(msg);
     }
     this.handlers.message(msg);
+  }
+
+  setClock(serverTime) {
+    if (typeof serverTime !== "number") return;
+    const ms = serverTime < 1e11 ? serverTime * 1000 : serverTime; // seconds or milliseconds
+    this.clockOffset = ms - Date.now();
+  }
+
+  /** A room command (docs/table.md): sit, stand, add_bot, start, chat … */
+  command(type, fields = {}) {
+    return this.request({ type, ...fields });
   }
 
   join({ fresh = false } = {}) {

@@ -34,14 +34,20 @@ export function normTable(table, msg = {}) {
 
 export function normYou(you) {
   if (!you) return null;
-  return { ...you, player_id: you.player_id ?? you.player ?? you.id ?? null, seat: you.seat ?? null };
+  return {
+    ...you,
+    player_id: you.player_id ?? you.player ?? you.id ?? null,
+    seat: you.seat ?? null,
+    owner: Boolean(you.owner ?? you.is_owner),
+    role: you.role ?? (you.seat === null || you.seat === undefined ? "spectator" : "player"),
+  };
 }
 
 function normEvent(raw) {
   const ev = { ...raw };
   delete ev.type;
   delete ev.room;
-  if (ev.kind === "turn") return { kind: "timer", timer: normTimer({ ...ev, kind: ev.turn_kind ?? ev.kind }) };
+  if (ev.kind === "turn") return { kind: "timer", timer: normTimer({ ...ev, kind: ev.turn_kind ?? "turn" }) };
   if (ev.kind === "timer") ev.timer = normTimer(ev.timer);
   if (ev.kind === "status") ev.status = STATUS[ev.status] ?? ev.status;
   return ev;
@@ -56,6 +62,7 @@ export function normalize(msg) {
     const inner = msg.event ?? msg;
     const item = { version: msg.version, event: normEvent(inner) };
     if (msg.game !== undefined) item.game = msg.game;
+    if (msg.you !== undefined) item.you = normYou(msg.you);
     if (msg.timer !== undefined) item.timer = normTimer(msg.timer);
     return { type: "events", items: [item] };
   }
@@ -67,7 +74,13 @@ export function normalize(msg) {
       if (e.timer !== undefined) item.timer = normTimer(e.timer);
       return item;
     });
-    return { type: "events", items, you: normYou(msg.you), timer: msg.timer === undefined ? undefined : normTimer(msg.timer) };
+    return {
+      type: "events",
+      items,
+      game: msg.game,
+      you: normYou(msg.you),
+      timer: msg.timer === undefined ? undefined : normTimer(msg.timer),
+    };
   }
   if (msg.type === "error") {
     const code = { stale: "stale_version", table_full: "room_full", chat_rejected: "chat_refused" }[msg.code] ?? msg.code;

@@ -1,3 +1,5 @@
+import { num, t } from "./i18n.js";
+
 // The client's copy of one room: built from `snapshot`, kept current with `event` frames.
 // The rules are never re-implemented here: the legal actions and the hand come from the
 // server's view of this seat (snapshot.table.game, or `game` in an event frame).
@@ -32,6 +34,7 @@ export class RoomStore {
     this.flash = null; // the last completed trick, shown for a moment
     this.handResult = null; // the hand result to announce
     this.stale = false; // our view may miss legal actions: ask for a snapshot
+    this.tableStale = false;
     this.listeners = new Set();
   }
 
@@ -49,8 +52,9 @@ export class RoomStore {
 
   seatName(seat) {
     const s = this.table?.seats?.[seat];
-    if (!s || s.kind === "empty") return `#${seat + 1}`;
-    return s.name || `#${seat + 1}`;
+    if (!s || s.kind === "empty") return t("seat_n", { n: seat + 1 });
+    if (s.kind === "bot") return s.name || `${t("bot")} ${num(seat + 1)}`;
+    return s.name || t("seat_n", { n: seat + 1 });
   }
 
   applySnapshot(msg) {
@@ -61,74 +65,113 @@ export class RoomStore {
     this.flash = this.table?.game?.trick?.length ? null : this.flash;
     this.chat = [...(msg.table?.chat ?? [])];
     this.stale = false;
+    this.tableStale = false;
   }
 
-  /** Apply a batch of {version, event} (frames `event` or `events`). */
+  /** Apply a batch of {version, event, game?, you?} (frames `event` or `events`). */
   applyEvents(items, extra = {}) {
-    let gameTouched = false;
-    for (const { version, event, game, timer } of items) {
+    let gameStale = false;
+    for (const { version, event, game, timer, you } of items) {
       if (this.version !== null && version <= this.version) continue;
       this.version = version;
-      if (this.applyEvent(event)) gameTouched = true;
+      const effect = this.applyEvent(event);
+      if (effect === "game") gameStale = true;
+      if (effect === "table") this.tableStale = true;
       if (game !== undefined && this.table) {
         this.table.game = game;
-        gameTouched = false;
-        this.stale = false;
+        gameStale = false;
       }
       if (timer !== undefined) this.timer = timer;
+      if (you) this.setYou(you);
     }
-    if (extra.you) this.you = extra.you;
+    if (extra.game !== undefined && extra.game !== null && this.table) {
+      this.table.game = extra.game;
+      gameStale = false;
+    }
+    if (extra.you) this.setYou(extra.you);
     if (extra.timer !== undefined) this.timer = extra.timer;
-    if (gameTouched) this.stale = true;
+    this.stale = gameStale || this.tableStale;
   }
 
-  /** Returns true when the event changed the game (our view may need refreshing). */
+  setYou(you) {
+    this.you = { ...you };
+  }
+
+  /**
+   * Apply one event to the local copy. Returns "game" when our view of the game (hand,
+   * legal actions) may now be out of date, "table" when only a snapshot can say what changed,
+   * or null.
+   */
   applyEvent(ev) {
     const table = this.table;
-    if (!table) return false;
+    if (!table) return null;
     const game = table.game;
     const seats = table.seats || [];
     switch (ev.kind) {
       case "chat":
         this.chat.push(ev);
         if (this.chat.length > 200) this.chat.shift();
-        return false;
+        return null;
       case "timer":
         this.timer = ev.timer;
-        return false;
+        return null;
       case "paused":
         table.paused = true;
         table.status = "paused";
-        return false;
+        return null;
       case "resumed":
         table.paused = false;
-        table.status = "playing";
-        return false;
+        if (table.status === "paused") table.status = "playing";
+        return null;
       case "status":
         table.status = ev.status;
         table.paused = ev.status === "paused";
-        return true;
+        return null;
+      case "seat_changed": {
+        const kind = ev.level ? "bot" : ev.player ? "human" : "empty";
+        seats[ev.seat] = { ...ev, kind, player_id: ev.player ?? null };
+        return null;
+      }
+      case "member_joined":
+      case "member_renamed":
+        for (const seat of seats) if (seat.player_id === ev.player) seat.name = ev.name;
+        return null;
+      case "member_left":
+        return null;
       case "presence":
-        for (const s of seats) {
-          if (s.player_id && s.player_id === ev.player) s.connected = ev.connected;
-        }
-        return false;
+        for (const seat of seats) if (seat.player_id && seat.player_id === ev.player) seat.connected = ev.connected;
+        return null;
       case "player_away":
       case "player_back":
+      case "player_returned":
         if (seats[ev.seat]) seats[ev.seat].away = ev.kind === "player_away";
-        return false;
+        return null;
+      case "grace_warning":
+        table.grace = [...(table.grace || []).filter((g) => g.seat !== ev.seat), ev];
+        return null;
       case "deal_committed":
         table.seed_commitment = ev.commitment;
-        return false;
+        return null;
       case "rules_changed":
       case "rules_set":
         if (ev.rules) table.rules = ev.rules;
         if ("preset" in ev) table.preset = ev.preset;
-        return false;
+        return null;
       case "owner_changed":
-        table.owner = ev.owner ?? ev.player_id ?? table.owner;
-        if (this.you) this.you.owner = table.owner === this.you.player_id;
-        return false;
+        table.owner = ev.owner ?? ev.player_id ?? null;
+        if (this.you) this.you.owner = Boolean(table.owner) && table.owner === this.you.player_id;
+        return null;
+      case "game_started":
+        if (ev.rules) table.rules = ev.rules;
+        table.game_number = ev.game ?? table.game_number;
+        table.grace = [];
+        this.handResult = null;
+        return "game";
+      case "game_result":
+        table.games = [...(table.games || []), ev];
+        return null;
+      case "timeout":
+        return null;
       case "card_played":
         if (game) {
           game.trick = [...(game.trick || []), [ev.seat, ev.card]];
@@ -137,7 +180,7 @@ export class RoomStore {
           game.legal = [];
           game.to_move = null;
         }
-        return true;
+        return "game";
       case "trick_won":
         if (game) {
           this.flash = { leader: ev.leader, cards: ev.cards, winner: ev.winner, at: Date.now() };
@@ -146,47 +189,39 @@ export class RoomStore {
           game.tricks_won = ev.tricks;
           game.leader = ev.winner;
         }
-        return true;
+        return "game";
       case "trump_chosen":
         if (game) game.trump = ev.suit;
-        return true;
+        return "game";
       case "hand_ended":
         if (game) {
           game.score = ev.score;
           game.last_result = ev;
         }
         this.handResult = ev;
-        return true;
+        return "game";
       case "game_ended":
         if (game) game.winner_team = ev.winner_team;
-        table.status = "game_over";
-        return true;
+        return "game";
       case "hakem_chosen":
         if (game) game.hakem = ev.hakem;
-        return true;
+        return "game";
       default:
-        if (GAME_EVENTS.has(ev.kind)) return true;
-        // Seats, presence and everything else of the table: the snapshot says it best.
-        this.applySeatEvent(ev, seats);
-        return true;
+        return GAME_EVENTS.has(ev.kind) ? "game" : "table";
     }
   }
 
-  applySeatEvent(ev, seats) {
-    const s = typeof ev.seat === "number" ? seats[ev.seat] : null;
-    if (!s) return;
-    if (ev.kind === "disconnected" || ev.kind === "away") {
-      s.connected = ev.kind === "disconnected" ? false : s.connected;
-      s.away = true;
-    } else if (ev.kind === "reconnected" || ev.kind === "back") {
-      s.connected = true;
-      s.away = false;
-    }
+  /** The full length of the current timer in seconds (from the rules when not given). */
+  timerTotal() {
+    const rules = this.table?.rules || {};
+    if (this.timer?.seconds) return this.timer.seconds;
+    if (this.game?.phase === "trump") return rules.trump_seconds ?? 20;
+    return rules.turn_seconds ?? 15;
   }
 
   /** The countdown of the current timer, in whole seconds (null when no timer runs). */
   secondsLeft(serverNow) {
-    if (!this.timer || !this.timer.deadline || this.table?.paused) return null;
+    if (!this.timer || !this.timer.deadline || this.timer.auto || this.table?.paused) return null;
     return Math.max(0, Math.ceil((this.timer.deadline - serverNow) / 1000));
   }
 

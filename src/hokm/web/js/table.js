@@ -3,7 +3,8 @@
 // server's list (game.legal); this file never decides what is legal.
 import { h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
-import { SYMBOL, backEl, cardEl, cardName, sortHand, suitName } from "./cards.js";
+import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
+import { crown, robot } from "./icons.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise play: next is on the right
 
@@ -31,7 +32,7 @@ export function renderTable(ctx) {
     h(
       "div.board",
       { "aria-label": t("trump") },
-      [0, 1, 2, 3].filter((s) => s !== bottom || store.mySeat === null || store.mySeat === undefined).map((s) => seatBox(ctx, s, seatPosition(s, bottom))),
+      [0, 1, 2, 3].map((s) => seatBox(ctx, s, seatPosition(s, bottom))),
       trickArea(ctx, bottom),
       resultBanner(ctx),
     ),
@@ -75,7 +76,7 @@ function hud(store) {
       "div.hud-item.hand-no",
       {},
       h("span.label", {}, t("hand_n", { n: (game.hand_number ?? 0) + 1 })),
-      h("span.val.small", {}, game.hakem !== null && game.hakem !== undefined ? ["👑 ", store.seatName(game.hakem)] : "–"),
+      h("span.val.small", {}, game.hakem !== null && game.hakem !== undefined ? [crown(t("hakem")), " ", store.seatName(game.hakem)] : "–"),
     ),
   );
 }
@@ -106,20 +107,20 @@ function seatBox(ctx, seat, pos) {
     h(
       "div.seat-label",
       {},
-      isHakem ? h("span.crown", { title: t("hakem"), "aria-label": t("hakem") }, "👑") : null,
-      info.kind === "bot" ? "🤖 " : "",
+      isHakem ? crown(t("hakem")) : null,
+      info.kind === "bot" ? robot(t("bot")) : null,
       h("span.name", {}, store.seatName(seat)),
-      away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " 🤖") : null,
+      away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " ", robot(t("bot"))) : null,
     ),
-    h("div.seat-meta", {}, h("span.count", { "aria-label": t("cards_in_hand", { n: count }) }, h("span.mini-back", { "aria-hidden": "true" }), num(count)), turn ? countdown(store, seat) : null),
+    pos === "bottom" && seat === store.mySeat ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null) : h("div.seat-meta", {}, h("span.count", { "aria-label": t("cards_in_hand", { n: count }) }, h("span.mini-back", { "aria-hidden": "true" }), num(count)), turn ? countdown(store, seat) : null),
   );
 }
 
 function countdown(store, seat) {
-  if (!store.timer || store.timer.seat !== seat || !store.timer.deadline) return null;
+  if (!store.timer || store.timer.seat !== seat || !store.timer.deadline || store.timer.auto) return null;
   return h(
     "span.countdown",
-    { role: "timer", "aria-label": t("time_left"), dataset: { countdown: "1", total: store.timer.seconds ?? 15 } },
+    { role: "timer", "aria-label": t("time_left"), dataset: { countdown: "1", total: store.timerTotal() } },
     h("span.ring", {}),
     h("span.secs", {}, ""),
   );
@@ -366,7 +367,7 @@ function resultBanner(ctx) {
 }
 
 function gameOver(ctx) {
-  const { store, act, ui } = ctx;
+  const { store, command, ui } = ctx;
   const game = store.game;
   const win = game.winner_team;
   const me = store.mySeat;
@@ -400,8 +401,8 @@ function gameOver(ctx) {
       ? h(
           "div.row",
           {},
-          h("button.primary#continue", { type: "button", onclick: () => { ui.games = null; act({ type: "continue" }); } }, t("continue_game")),
-          h("button#close-game", { type: "button", onclick: () => act({ type: "close_game" }) }, t("close_game")),
+          h("button.primary#continue", { type: "button", onclick: () => { ui.games = null; command("continue_game"); } }, t("continue_game")),
+          h("button#close-game", { type: "button", onclick: () => command("close_game") }, t("close_game")),
         )
       : h("p.hint", {}, t("waiting_owner")),
   );

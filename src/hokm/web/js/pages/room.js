@@ -57,6 +57,13 @@ export async function render(main, [rawCode]) {
     return reply;
   };
 
+  const command = async (type, fields = {}) => {
+    const reply = conn ? await conn.command(type, fields) : null;
+    if (!reply) toast(t("offline"), "error");
+    else if (reply.type === "error") toast(t("refused", { reason: refusal(reply) }), "error");
+    return reply;
+  };
+
   const sendChat = async (msg) => {
     const reply = await conn?.request({ type: "chat", ...msg });
     if (!reply) {
@@ -71,7 +78,8 @@ export async function render(main, [rawCode]) {
     return reply;
   };
 
-  const ctx = { store, ui, act, sendChat, redraw: () => draw(), code, conn: () => conn };
+  window.hokmStore = store; // for tests and debugging
+  const ctx = { store, ui, act, command, sendChat, redraw: () => draw(), code, conn: () => conn };
 
   function focusKey() {
     const el = document.activeElement;
@@ -121,6 +129,7 @@ export async function render(main, [rawCode]) {
       ),
     );
     restoreFocus(key);
+    if (conn) updateCountdowns(main, store, conn.serverNow());
   }
 
   function connectionBanner() {
@@ -200,7 +209,7 @@ export async function render(main, [rawCode]) {
           conn.send({ type: "sync", last_version: store.version });
           return;
         }
-        store.applyEvents(items, { you: msg.you, timer: msg.timer });
+        store.applyEvents(items, { you: msg.you, timer: msg.timer, game: msg.game });
         conn.lastVersion = store.version;
         for (const item of items) note(item.event);
         if (store.stale) scheduleRefresh();
@@ -245,16 +254,20 @@ export async function render(main, [rawCode]) {
     if (store.table.status !== "lobby" || store.game) return;
     ui.planRunning = true;
     try {
-      if (store.mySeat === null || store.mySeat === undefined) {
+      let mine = store.mySeat;
+      if (mine === null || mine === undefined) {
         const empty = store.table.seats.find((s) => s.kind === "empty");
-        if (empty) await act({ type: "sit", seat: empty.seat });
-      }
-      for (const seat of store.table.seats) {
-        if (seat.kind === "empty" && seat.seat !== store.mySeat) {
-          await act({ type: "set_bot", seat: seat.seat, level: plan.level });
+        if (empty) {
+          const r = await command("sit", { seat: empty.seat });
+          if (r?.type === "ack") mine = empty.seat;
         }
       }
-      const reply = await act({ type: "start_game" });
+      for (const seat of [...store.table.seats]) {
+        if (seat.kind === "empty" && seat.seat !== mine) {
+          await command("add_bot", { seat: seat.seat, level: plan.level });
+        }
+      }
+      const reply = await command("start");
       if (reply?.type === "ack") {
         sessionStorage.removeItem(`hokm.plan.${code}`);
         ui.plan = null;

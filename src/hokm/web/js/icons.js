@@ -1,0 +1,45 @@
+// Small inline SVG icons (no emoji font needed): the hakem's crown and the bot.
+const NS = "http://www.w3.org/2000/svg";
+
+function svg(paths, label, cls) {
+  const el = document.createElementNS(NS, "svg");
+  el.setAttribute("viewBox", "0 0 24 24");
+  el.setAttribute("class", `icon ${cls}`);
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", label);
+  const title = document.createElementNS(NS, "title");
+  title.textContent = label;
+  el.append(title);
+  for (const [tag, attrs] of paths) {
+    const p = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) p.setAttribute(k, v);
+    el.append(p);
+  }
+  return el;
+}
+
+export function crown(label) {
+  return svg(
+    [
+      ["path", { d: "M3 18 L2 7 L7.5 11 L12 4 L16.5 11 L22 7 L21 18 Z", fill: "#f5b700", stroke: "#8a6500", "stroke-width": "1.2", "stroke-linejoin": "round" }],
+      ["rect", { x: "3", y: "18.5", width: "18", height: "2.5", rx: "1", fill: "#d99a00" }],
+    ],
+    label,
+    "crown-icon",
+  );
+}
+
+export function robot(label) {
+  return svg(
+    [
+      ["rect", { x: "4", y: "7", width: "16", height: "12", rx: "3", fill: "#8ea0b8", stroke: "#44546a", "stroke-width": "1.2" }],
+      ["circle", { cx: "9", cy: "12.5", r: "1.8", fill: "#fff" }],
+      ["circle", { cx: "15", cy: "12.5", r: "1.8", fill: "#fff" }],
+      ["rect", { x: "9", y: "16", width: "6", height: "1.4", rx: ".7", fill: "#44546a" }],
+      ["line", { x1: "12", y1: "7", x2: "12", y2: "3.5", stroke: "#44546a", "stroke-width": "1.4" }],
+      ["circle", { cx: "12", cy: "3", r: "1.4", fill: "#e4572e" }],
+    ],
+    label,
+    "robot-icon",
+  );
+}

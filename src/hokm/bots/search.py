@@ -92,7 +92,7 @@ class SearchBot(CardBot):
         seed: int | str = 0,
         worlds: int | None = None,
         margin: float = 0.08,
-        exact_limit: int = 60,
+        exact_limit: int = 120,
         kot: bool = True,
     ) -> None:
         super().__init__(seed=seed)

@@ -1,0 +1,138 @@
+"""The search bot: legal, deterministic, blind to hidden cards, falls back to the rule bot."""
+
+from __future__ import annotations
+
+import random
+
+from hokm.bots.search import SearchBot
+from hokm.engine import Deal, Game, Phase, Play, RuleSet, Seat, Suit, view_of
+
+
+def _bots(worlds: int = 2) -> list[SearchBot]:
+    return [SearchBot(seed=f"t{s}", worlds=worlds) for s in range(4)]
+
+
+def test_search_bots_play_only_legal_moves() -> None:
+    """Four search bots play whole games (trump, cards, bam on) without an illegal action."""
+    bots = _bots()
+    for i in range(2):
+        game = Game(RuleSet.preset("platform-b").replace(target_points=3), hakem=Seat(i))
+        while not game.is_over:
+            if game.phase is Phase.DEAL:
+                assert game.hakem is not None
+                game.apply(Deal.from_seed(f"legal-{i}-{len(game.history)}", game.hakem))
+                continue
+            seat = game.to_move if game.phase is not Phase.BAM else None
+            if seat is None:
+                seat = game.legal_actions()[0].seat  # type: ignore[union-attr]
+            action = bots[seat].act(view_of(game, seat))
+            assert game.can(action)
+            game.apply(action)
+        assert game.winner_team in (0, 1)
+
+
+def test_decisions_are_deterministic_for_a_seed() -> None:
+    """Two bots with the same seed choose the same card with the same values."""
+    game = Game(RuleSet(), hakem=Seat(1))
+    game.apply(Deal.from_seed("det", Seat(1)))
+    game.choose_trump(Suit.CLUBS)
+    for _ in range(5):
+        game.play(game.legal_cards()[0])
+    view = view_of(game, game.to_move)
+    a, b = SearchBot(seed=9, worlds=6), SearchBot(seed=9, worlds=6)
+    assert a.act(view) == b.act(view)
+    assert a.last is not None and b.last is not None
+    assert a.last.values == b.last.values
+
+
+def _other_deal(game: Game, seat: Seat, rng: random.Random) -> Game | None:
+    """The same hand so far, with the unplayed cards of the other seats dealt differently."""
+    assert game.deal is not None and game.hakem is not None and game.trump is not None
+    played = {c for c in game.plays}
+    others = [s for s in Seat if s != seat]
+    pool = [c for s in others for c in game.hand_of(s)]
+    rng.shuffle(pool)
+    hands = {}
+    for s in others:
+        keep = [c for c in game.deal.hands[s] if c in played]
+        take = 13 - len(keep)
+        hands[s] = keep + pool[:take]
+        pool = pool[take:]
+    hands[seat] = list(game.deal.hands[seat])
+    # The first five of each seat stay first: only the hakem's matter, and it keeps its trump call
+    # only if we keep its first five; so keep the hakem's hand unless it is the seat itself.
+    if game.hakem != seat and any(c not in played for c in game.deal.hands[game.hakem][:5]):
+        return None
+    other = Game(RuleSet(), hakem=game.hakem)
+    other.apply(Deal.from_hands([hands[s] for s in Seat]))
+    other.choose_trump(game.trump)
+    for action in game.history[2:]:
+        if not other.can(action):
+            return None
+        other.apply(action)
+    return other
+
+
+def test_decisions_ignore_the_other_seats_unseen_cards() -> None:
+    """Changing only the cards a seat cannot see changes neither its view nor its decision."""
+    rng = random.Random(5)
+    compared = 0
+    for i in range(40):
+        hakem = Seat(i % 4)
+        game = Game(RuleSet(), hakem=hakem)
+        game.apply(Deal.from_seed(f"peek-{i}", hakem))
+        game.choose_trump(rng.choice(list(Suit)))
+        for _ in range(rng.randrange(8, 30)):
+            game.play(rng.choice(game.legal_cards()))
+        if game.phase is not Phase.PLAY or game.hand_number:
+            continue
+        seat = game.to_move
+        assert seat is not None
+        for _ in range(20):
+            other = _other_deal(game, seat, rng)
+            if other is None or other.hands == game.hands:
+                continue
+            view, view2 = view_of(game, seat), view_of(other, seat)
+            assert view == view2
+            bot = SearchBot(seed=1, worlds=3)
+            first = bot.act(view)
+            assert SearchBot(seed=1, worlds=3).act(view2) == first == bot.act(view2)
+            compared += 1
+            break
+    assert compared >= 5
+
+
+def test_a_huge_margin_always_plays_the_rule_card() -> None:
+    """With a margin no search can clear, the search bot plays the rule bot's card."""
+    rng = random.Random(6)
+    game = Game(RuleSet(), hakem=Seat(0))
+    game.apply(Deal.from_seed("margin", Seat(0)))
+    game.choose_trump(Suit.SPADES)
+    bot = SearchBot(seed=2, worlds=3, margin=100.0)
+    while game.hand_number == 0:
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat)
+        action = bot.act(view)
+        assert isinstance(action, Play)
+        assert action.card == bot.rule.choose_card(view)
+        game.apply(action if rng.random() < 0.5 else Play(seat, rng.choice(game.legal_cards())))
+
+
+def test_the_endgame_is_solved_exactly() -> None:
+    """Late in a hand every consistent world is examined."""
+    game = Game(RuleSet(), hakem=Seat(0))
+    game.apply(Deal.from_seed("exact", Seat(0)))
+    game.choose_trump(Suit.DIAMONDS)
+    bot = SearchBot(seed=3, worlds=4)
+    seen_exact = False
+    while game.hand_number == 0:
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat)
+        bot.last = None
+        game.apply(bot.act(view))
+        if bot.last is not None and sum(view.hand_sizes) <= 8:
+            assert bot.last.exact
+            seen_exact = True
+    assert seen_exact or sum(game.hand_results[0].tricks) < 12

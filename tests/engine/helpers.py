@@ -55,6 +55,15 @@ SEVEN_THEN_LOSE = (
 )
 
 
+#: Everyone holds a spade; the hakem's first five hold no card of rank 10 or more.
+WEAK_FIVE = (
+    "2S 3S 4H 5D 9C AS KS QS JS TS 9S 8S 7S",
+    "AH KH QH JH TH 9H 8H 7H 6H 5H 3H 2H 6S",
+    "AD KD QD JD TD 9D 8D 7D 6D 4D 3D 2D 5S",
+    "AC KC QC JC TC 8C 7C 6C 5C 4C 3C 2C 4S",
+)
+
+
 def stacked(hands: Sequence[str], *, rotate: int = 0) -> Deal:
     """A deal from four hand strings; ``rotate=r`` gives hand ``i`` to seat ``i + r``."""
     cards: list[list[Card]] = [[], [], [], []]

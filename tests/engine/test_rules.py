@@ -36,6 +36,7 @@ from tests.engine.helpers import (
     HAKEM_LOSES_7_1,
     NORMAL_7_1,
     SEVEN_THEN_LOSE,
+    WEAK_FIVE,
     play_first_legal,
     stacked,
     start,
@@ -220,14 +221,6 @@ def test_a_deal_must_be_the_52_cards_13_each() -> None:
     with pytest.raises(IllegalActionError, match="dealt twice"):
         game.apply(Deal.from_hands(twice))
     assert game.phase is Phase.DEAL and game.history == []
-
-
-WEAK_FIVE = (  # the hakem's first five have no card of rank 10 or more
-    "2S 3S 4H 5D 9C AS KS QS JS TS 9S 8S 7S",
-    "AH KH QH JH TH 9H 8H 7H 6H 5H 3H 2H 6S",
-    "AD KD QD JD TD 9D 8D 7D 6D 4D 3D 2D 5S",
-    "AC KC QC JC TC 8C 7C 6C 5C 4C 3C 2C 4S",
-)
 
 
 def test_weak_five_redeal_on_lets_the_hakem_ask_for_a_new_deal() -> None:

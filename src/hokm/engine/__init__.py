@@ -38,6 +38,7 @@ from hokm.engine.errors import (
 )
 from hokm.engine.events import Event
 from hokm.engine.game import Game, HandResult, Phase, Trick, trick_winner
+from hokm.engine.records import judge, parse_record, record_from_game
 from hokm.engine.rules import PRESETS, RuleSet
 from hokm.engine.shuffle import deck_from_seed, new_seed, seed_commitment
 from hokm.engine.views import SeatView, event_for, view_of
@@ -75,8 +76,11 @@ __all__ = [
     "deck_from_seed",
     "event_for",
     "format_cards",
+    "judge",
     "new_seed",
     "parse_cards",
+    "parse_record",
+    "record_from_game",
     "seed_commitment",
     "sort_hand",
     "team_seats",

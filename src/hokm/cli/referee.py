@@ -1,0 +1,247 @@
+"""``hokm referee FILE... [--json]``: check recorded games (``hokm-record/1``) and score them.
+
+Exit status: 0 when every record is valid, 1 when a record breaks a rule (the error names
+hand, play, seat, card and reason), 2 when a file cannot be read or is not a record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from hokm.engine import Card, Game, HokmError, RuleSet, Seat
+from hokm.engine.events import (
+    BamDecided,
+    BamOffered,
+    GameEnded,
+    HakemChosen,
+    HandEnded,
+    HandStarted,
+    Redealt,
+    TrickWon,
+    TrumpChosen,
+)
+from hokm.engine.records import RESULT_NAMES, Verdict, referee
+
+__all__ = ["describe", "judge_text", "register", "run"]
+
+EXIT_OK, EXIT_BROKEN, EXIT_MALFORMED = 0, 1, 2
+MAX_BYTES = 16 * 1024 * 1024  # a record of even a very long game is far smaller
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "referee",
+        help="check recorded games and score them",
+        description="Check every deal and play of hokm-record/1 files and score the games. "
+        "Exit status 0: all valid; 1: a record breaks a rule; 2: unreadable or malformed input.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="record files ('-': stdin)")
+    parser.add_argument("--json", action="store_true", help="one JSON report per file and line")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    try:
+        for name in args.files:
+            report, text, code = judge_text(_read(name), name=name)
+            status = max(status, code)
+            if args.json:
+                print(json.dumps(report, ensure_ascii=False), flush=True)
+            else:
+                print(text, flush=True)
+            if code == EXIT_MALFORMED:
+                print(f"hokm referee: {name}: {report['error']['reason']}", file=sys.stderr)
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the interpreter's flush quiet
+    return status
+
+
+def _read(name: str) -> str | Exception:
+    try:
+        if name == "-":
+            return sys.stdin.read(MAX_BYTES + 1)
+        with open(name, encoding="utf-8") as handle:
+            return handle.read(MAX_BYTES + 1)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return exc
+
+
+def judge_text(source: str | Exception, *, name: str = "record") -> tuple[dict[str, Any], str, int]:
+    """Judge a record's text: the JSON report, the readable account, and the exit status."""
+    try:
+        if isinstance(source, Exception):
+            raise _Unreadable(_describe_exception(source))
+        if len(source) > MAX_BYTES:
+            raise _Unreadable(f"the file is larger than {MAX_BYTES} bytes")
+        try:
+            data = json.loads(source)
+        except (ValueError, RecursionError) as exc:
+            raise _Unreadable(f"not valid JSON: {_describe_exception(exc)}") from exc
+        verdict = referee(data)
+    except (_Unreadable, HokmError, RecursionError) as exc:
+        return _malformed(name, str(exc))
+    except Exception as exc:  # a referee must never show a traceback
+        return _malformed(name, f"internal error while judging: {exc!r}")
+    code = EXIT_OK if verdict.report["ok"] else EXIT_BROKEN
+    return verdict.report, describe(verdict, name=name), code
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _describe_exception(exc: BaseException) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc) or type(exc).__name__
+
+
+def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:
+    error = {"hand": None, "play": None, "seat": None, "card": None, "reason": reason}
+    report = {"ok": False, "malformed": True, "error": error}
+    return report, f"{name}: cannot judge: {reason}", EXIT_MALFORMED
+
+
+# ---------------------------------------------------------------------------- readable account
+
+
+def describe(verdict: Verdict, *, name: str = "record") -> str:
+    """A readable, trick-by-trick account of a judged record, in English."""
+    lines = [f"== {name} =="]
+    game = verdict.game
+    if game is not None:
+        lines.append(f"Rules: {_rules_text(game.rules)}")
+        lines.extend(_events_text(game))
+    report = verdict.report
+    if not report["ok"]:
+        if game is not None and game.current_trick:
+            table = ", ".join(_seat_card(s, c) for s, c in game.current_trick)
+            lines.append(f"  On the table: {table}.")
+        lines.append(_error_text(report["error"]))
+        return "\n".join(lines)
+    assert game is not None
+    if game.hand_number < len(report["hands"]):
+        lines.extend(_in_progress_text(game))
+    a, b = report["score"]
+    if report["game_over"]:
+        lines.append(f"Game over: team {report['winner_team']} wins, {a}–{b}.")
+    else:
+        lines.append(f"Score {a}–{b} (team 0–team 1); the game is not over.")
+    lines.append("The record is valid.")
+    return "\n".join(lines)
+
+
+def _rules_text(rules: RuleSet) -> str:
+    preset = rules.preset_name()
+    parts = [f"preset {preset}" if preset else "custom rules"]
+    parts.append(f"target {rules.target_points} points")
+    parts.append(f"kot {rules.kot_points}, hakem-kot {rules.hakem_kot_points}")
+    parts.append(f"bam on (failed bam: {rules.failed_bam})" if rules.bam else "bam off")
+    if rules.hakem_may_redeal_weak_five:
+        parts.append("weak-five redeal on")
+    if rules.redeal_if_player_has_no_trump:
+        parts.append("no-trump redeal on")
+    return ", ".join(parts)
+
+
+def _seat_card(seat: int, card: Card) -> str:
+    return f"seat {seat} {card.pretty}"
+
+
+def _result_text(event: HandEnded) -> str:
+    english, persian = RESULT_NAMES[event.result]
+    won = event.tricks[event.winner_team]
+    lost = event.tricks[1 - event.winner_team]
+    points = ", ".join(
+        f"team {t} {'+' if p > 0 else ''}{p}" for t, p in enumerate(event.points) if p
+    )
+    return (
+        f"  Result: {english} ({persian}); team {event.winner_team} wins the hand "
+        f"{won}–{lost}; points: {points or 'none'}; score {event.score[0]}–{event.score[1]}; "
+        f"next hakem seat {int(event.next_hakem)}."
+    )
+
+
+def _events_text(game: Game) -> list[str]:
+    lines: list[str] = []
+    for event in game.events:
+        if isinstance(event, HakemChosen):
+            if event.method == "ace_draw" and event.start is not None:
+                drawn = ", ".join(
+                    _seat_card((event.start + i) % 4, c) for i, c in enumerate(event.draw)
+                )
+                lines.append(f"Ace draw: {drawn}: seat {int(event.hakem)} is the first hakem.")
+            else:
+                lines.append(f"First hakem: seat {int(event.hakem)} ({event.method}).")
+        elif isinstance(event, HandStarted):
+            team = Seat(event.hakem).team
+            lines.append(f"Hand {event.hand + 1}: hakem seat {int(event.hakem)} (team {team}).")
+        elif isinstance(event, Redealt):
+            why = (
+                "the hakem's first five hold no card of 10 or higher"
+                if event.reason == "weak_five"
+                else f"seat {event.seat} holds no trump"
+            )
+            lines.append(f"  Redeal: {why}.")
+        elif isinstance(event, TrumpChosen):
+            lines.append(
+                f"  Trump: {event.suit.symbol} {event.suit.name.lower()} ({event.suit.persian})."
+            )
+        elif isinstance(event, TrickWon):
+            cards = ", ".join(
+                _seat_card((event.leader + i) % 4, c) for i, c in enumerate(event.cards)
+            )
+            lines.append(
+                f"  Trick {event.trick + 1}: {cards}: seat {int(event.winner)} wins "
+                f"(tricks {event.tricks[0]}–{event.tricks[1]})."
+            )
+        elif isinstance(event, BamOffered):
+            lines.append(f"  Team {event.team} is at 7–0 and may go for bam (بام).")
+        elif isinstance(event, BamDecided):
+            choice = "goes for bam" if event.go else "stops (no bam)"
+            lines.append(f"  Seat {int(event.seat)} {choice}.")
+        elif isinstance(event, HandEnded):
+            lines.append(_result_text(event))
+        elif isinstance(event, GameEnded):
+            lines.append(f"Team {event.winner_team} reaches the target and wins the game.")
+    return lines
+
+
+def _in_progress_text(game: Game) -> list[str]:
+    lines = ["  The hand is in progress"]
+    if game.trump is None:
+        lines[0] += ": the hakem has not named trump yet."
+    elif game.bam_team is not None and game.bam_decision is None:
+        lines[0] += f": team {game.bam_team} has not decided on bam yet."
+    else:
+        table = ", ".join(_seat_card(s, c) for s, c in game.current_trick) or "none"
+        lines[0] += (
+            f": {len(game.tricks)} tricks played "
+            f"({game.tricks_won[0]}–{game.tricks_won[1]}); on the table: {table}."
+        )
+    return lines
+
+
+def _error_text(error: dict[str, Any]) -> str:
+    where = [f"hand {error['hand'] + 1}"] if error["hand"] is not None else []
+    if error["play"] is not None:
+        where.append(f"play {error['play'] + 1}")
+    if error["seat"] is not None:
+        where.append(f"seat {error['seat']}")
+    if error["card"] is not None:
+        where.append(f"card {error['card']}")
+    place = ", ".join(where)
+    return f"INVALID{' at ' + place if place else ''}: {error['reason']}."

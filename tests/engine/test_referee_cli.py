@@ -1,0 +1,130 @@
+"""``hokm referee``: exit codes 0/1/2, one JSON line per file, a readable account, and no
+traceback on any input (garbage files are fuzzed)."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hokm.cli import main
+from hokm.engine import RuleSet, record_from_game
+from tests.engine.helpers import ALL_TRUMPS_AT_0, NORMAL_7_1, play_first_legal, stacked, start
+
+
+def write(path: Path, data: Any) -> str:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def valid_record(deal: tuple[str, ...] = NORMAL_7_1, **rules: Any) -> dict[str, Any]:
+    game = start(RuleSet(**rules), stacked(deal))
+    play_first_legal(game, bam=True)
+    return record_from_game(game)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["referee", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_valid_record_exits_0_with_one_json_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "--json", write(tmp_path / "a.json", valid_record()))
+    assert code == 0
+    (line,) = out.splitlines()
+    report = json.loads(line)
+    assert report["ok"] and report["hands"][0]["result"] == "normal"
+
+
+def test_json_output_is_one_line_per_file_in_order_and_the_worst_exit_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write(tmp_path / "good.json", valid_record())
+    broken_data = valid_record()
+    broken_data["hands"][0]["plays"][1] = "2H"
+    broken = write(tmp_path / "broken.json", broken_data)
+    code, out, _ = run(capsys, "--json", good, broken, good)
+    assert code == 1
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["ok"] for r in reports] == [True, False, True]
+    assert reports[1]["error"] == {
+        "hand": 0,
+        "play": 1,
+        "seat": 1,
+        "card": "2H",
+        "reason": "must follow suit ♠: seat 1 holds AS",
+    }
+    code, out, err = run(capsys, "--json", good, str(tmp_path / "missing.json"))
+    assert code == 2 and len(out.splitlines()) == 2 and "no such file" in err
+
+
+def test_the_readable_account_goes_trick_by_trick_with_persian_result_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path / "kot.json", valid_record(ALL_TRUMPS_AT_0, bam=True))
+    code, out, _ = run(capsys, path)
+    assert code == 0
+    assert "Trick 1: seat 0 A♠, seat 1 A♥, seat 2 A♦, seat 3 A♣: seat 0 wins" in out
+    assert "Trick 13:" in out
+    assert "Result: bam (بام); team 0 wins the hand 13–0" in out
+    assert "Game over: team 0 wins, 7–0." in out
+
+
+def test_the_readable_account_of_a_broken_record_names_the_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = valid_record()
+    data["hands"][0]["plays"][5] = "KH"
+    code, out, _ = run(capsys, write(tmp_path / "b.json", data))
+    assert code == 1
+    assert "INVALID at hand 1, play 6, seat 2, card KH: seat 2 does not hold KH." in out
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"not json",
+        b"\xff\xfe\x00binary",
+        b"[" * 100_000,
+        b'{"hands": [' + b"[" * 50_000 + b"]" * 50_000 + b"]}",
+        b"1e999999",
+        b'{"hands": [{"hakem": 0, "cards": NaN}]}',
+        b'"just a string"',
+        b"null",
+    ],
+)
+def test_garbage_files_exit_2_with_a_message_and_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes
+) -> None:
+    path = tmp_path / "garbage"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "--json", str(path))
+    assert code == 2
+    assert json.loads(out)["ok"] is False and "Traceback" not in out + err
+    assert err.startswith("hokm referee: ")
+
+
+def test_a_directory_is_unreadable_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, str(tmp_path))
+    assert code == 2 and "is a directory" in err and "cannot judge" in out
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_fuzzed_files_never_crash(content: bytes) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.json"
+        path.write_bytes(content)
+        code = main(["referee", "--json", str(path)])
+    assert code in (0, 1, 2)

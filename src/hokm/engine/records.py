@@ -37,14 +37,17 @@ from hokm.engine.shuffle import seed_commitment
 __all__ = [
     "FORMAT",
     "RESULT_NAMES",
+    "DealCheck",
     "Record",
     "RecordHand",
     "RecordRedeal",
     "Verdict",
+    "check_deal",
     "judge",
     "parse_record",
     "record_from_game",
     "referee",
+    "verify_record",
 ]
 
 FORMAT = "hokm-record/1"
@@ -521,3 +524,113 @@ def _with_redeals(hand: dict[str, Any], redeals: list[dict[str, Any]]) -> dict[s
     if redeals:
         hand["redeals"] = list(redeals)
     return hand
+
+
+# ---------------------------------------------------------------------------- verifying deals
+
+
+@dataclass(frozen=True, slots=True)
+class DealCheck:
+    """Whether one seeded deal matches its commitment and its recorded cards."""
+
+    hand: int | None
+    redeal: int | None  # index in the hand's ``redeals``; None for the played deal
+    seed: str
+    commitment_ok: bool | None  # None: no commitment given
+    cards_ok: bool | None  # None: no cards (or no hakem) to compare
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "redeal": self.redeal,
+            "seed": self.seed,
+            "commitment_ok": self.commitment_ok,
+            "cards_ok": self.cards_ok,
+            "ok": self.ok,
+            "problems": list(self.problems),
+        }
+
+
+def check_deal(
+    seed: str,
+    *,
+    commitment: str | None = None,
+    hakem: Seat | int | None = None,
+    cards: Mapping[int, list[str] | tuple[str, ...]] | None = None,
+    hand: int | None = None,
+    redeal: int | None = None,
+) -> DealCheck:
+    """Re-derive the deal of ``seed`` and compare it with a commitment and known cards.
+
+    ``cards`` maps seats to the cards they held (any order); it needs ``hakem``, since the
+    deal starts at the hakem.
+
+    >>> check_deal("example", commitment=seed_commitment("example")).ok
+    True
+    >>> check_deal("example", commitment="00").problems
+    ('the commitment is not SHA-256 of the seed',)
+    """
+    problems: list[str] = []
+    commitment_ok = None
+    if commitment is not None:
+        commitment_ok = seed_commitment(seed) == commitment.strip().lower()
+        if not commitment_ok:
+            problems.append("the commitment is not SHA-256 of the seed")
+    cards_ok = None
+    if cards:
+        if hakem is None:
+            problems.append("the hakem is needed to re-derive who holds which cards")
+        else:
+            deal = Deal.from_seed(seed, Seat(hakem))
+            cards_ok = True
+            for seat, texts in sorted(cards.items()):
+                try:
+                    held = {Card.parse(t) for t in texts}
+                except HokmError as exc:
+                    problems.append(f"seat {seat}: {exc}")
+                    cards_ok = False
+                    continue
+                if held != set(deal.hands[seat]) or len(texts) != 13:
+                    cards_ok = False
+                    problems.append(f"seat {seat}'s cards are not the deal of the seed")
+    return DealCheck(hand, redeal, seed, commitment_ok, cards_ok, tuple(problems))
+
+
+def verify_record(record: object) -> list[DealCheck]:
+    """Check every seeded deal of a record (played deals and redeals).
+
+    The hakem of a hand without one is found by replaying the record with :func:`referee`.
+    Raises :class:`InvalidRecordError` when the record is malformed.
+    """
+    parsed = record if isinstance(record, Record) else parse_record(record)
+    hakems: list[int | None] = [h.hakem for h in parsed.hands]
+    if any(h is None for h in hakems):
+        report = referee(parsed).report
+        for i, judged in enumerate(report.get("hands", [])):
+            if hakems[i] is None:
+                hakems[i] = judged["hakem"]
+    checks: list[DealCheck] = []
+    for index, hand in enumerate(parsed.hands):
+        hakem = hakems[index]
+        deals: list[tuple[int | None, RecordHand | RecordRedeal]] = list(enumerate(hand.redeals))
+        deals.append((None, hand))
+        for redeal, dealt in deals:
+            if dealt.seed is None:
+                continue
+            cards = dict(enumerate(dealt.cards)) if len(dealt.cards) == 4 else None
+            checks.append(
+                check_deal(
+                    dealt.seed,
+                    commitment=dealt.commitment,
+                    hakem=hakem,
+                    cards=cards,
+                    hand=index,
+                    redeal=redeal,
+                )
+            )
+    return checks

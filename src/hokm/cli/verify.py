@@ -1,0 +1,117 @@
+"""``hokm verify``: re-derive deals from revealed seeds and check them.
+
+The server publishes SHA-256(seed) before each deal and reveals the seed after the hand.
+Given the seed and the published commitment (and the hakem, to see who got which cards), or
+a record whose hands carry ``seed`` and ``commitment``, this re-derives each deal by the
+algorithm of ``docs/records.md`` and says whether it matches. Exit status 0: everything
+matches; 1: something does not (or there is nothing to verify); 2: unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from hokm.engine import Deal, HokmError, Seat, seed_commitment, sort_hand
+from hokm.engine.records import DealCheck, check_deal, verify_record
+
+__all__ = ["register", "run"]
+
+EXIT_OK, EXIT_MISMATCH, EXIT_INPUT = 0, 1, 2
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "verify",
+        help="check that deals match their published seed commitments",
+        description="Re-derive deals from revealed seeds (docs/records.md) and check them "
+        "against published commitments and known cards. Give a record FILE, or --seed.",
+    )
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a hokm-record/1 file")
+    parser.add_argument("--seed", help="the revealed seed")
+    parser.add_argument("--commitment", help="the published commitment (SHA-256 of the seed)")
+    parser.add_argument("--hakem", type=int, choices=range(4), help="the hand's hakem (0–3)")
+    parser.add_argument(
+        "--seat", type=int, choices=range(4), help="the seat whose --cards these are"
+    )
+    parser.add_argument("--cards", help="the 13 cards --seat held, e.g. 'AS KH 10D …'")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.file is None) == (args.seed is None):
+        return _usage("give either a record FILE or --seed (not both)")
+    if args.file is not None:
+        return _run_record(args.file, as_json=args.json)
+    if (args.cards is None) != (args.seat is None):
+        return _usage("--cards and --seat go together")
+    if args.cards is not None and args.hakem is None:
+        return _usage("--cards needs --hakem (the deal starts at the hakem)")
+    cards = None if args.cards is None else {args.seat: args.cards.replace(",", " ").split()}
+    check = check_deal(args.seed, commitment=args.commitment, hakem=args.hakem, cards=cards)
+    if args.json:
+        data: dict[str, Any] = {"ok": check.ok, "checks": [check.to_dict()]}
+        data["commitment"] = seed_commitment(args.seed)
+        if args.hakem is not None:
+            deal = Deal.from_seed(args.seed, Seat(args.hakem))
+            data["cards"] = [[str(c) for c in hand] for hand in deal.hands]
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(f"SHA-256 of the seed: {seed_commitment(args.seed)}")
+        if args.commitment is None:
+            print("No commitment given: compare it with the one published before the deal.")
+        if args.hakem is not None:
+            deal = Deal.from_seed(args.seed, Seat(args.hakem))
+            for seat, hand in enumerate(deal.hands):
+                shown = " ".join(c.pretty for c in sort_hand(hand))
+                print(f"seat {seat}{' (hakem)' if seat == args.hakem else ''}: {shown}")
+        print(_check_text(check))
+    return EXIT_OK if check.ok else EXIT_MISMATCH
+
+
+def _usage(message: str) -> int:
+    print(f"hokm verify: {message}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def _run_record(name: str, *, as_json: bool) -> int:
+    try:
+        with open(name, encoding="utf-8") as handle:
+            data = json.load(handle)
+        checks = verify_record(data)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, HokmError) else f"cannot read {name}: {exc}"
+        if as_json:
+            print(json.dumps({"ok": False, "error": reason}, ensure_ascii=False))
+        return _usage(reason)
+    ok = bool(checks) and all(c.ok for c in checks)
+    if as_json:
+        print(json.dumps({"ok": ok, "checks": [c.to_dict() for c in checks]}, ensure_ascii=False))
+    else:
+        for check in checks:
+            print(_check_text(check))
+        if not checks:
+            print(f"{name}: no hand carries a seed: nothing to verify.")
+        else:
+            verdict = "every seeded deal matches" if ok else "SOME DEALS DO NOT MATCH"
+            print(f"{name}: {len(checks)} seeded deals checked: {verdict}.")
+    return EXIT_OK if ok else EXIT_MISMATCH
+
+
+def _check_text(check: DealCheck) -> str:
+    where = "" if check.hand is None else f"hand {check.hand + 1}"
+    if check.redeal is not None:
+        where += f" (abandoned deal {check.redeal + 1})"
+    parts = []
+    if check.commitment_ok is not None:
+        parts.append("commitment matches" if check.commitment_ok else "commitment DOES NOT match")
+    if check.cards_ok is not None:
+        parts.append("cards match the seed" if check.cards_ok else "cards DO NOT match the seed")
+    status = "OK" if check.ok else "MISMATCH"
+    text = f"{status}{' ' + where if where else ''}: " + ("; ".join(parts) or "nothing to compare")
+    if check.problems:
+        text += " (" + "; ".join(check.problems) + ")"
+    return text

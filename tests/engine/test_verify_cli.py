@@ -1,0 +1,100 @@
+"""``hokm verify``: a revealed seed re-derives the deal and matches its commitment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hokm.cli import main
+from hokm.engine import Deal, Game, RuleSet, Seat, record_from_game, seed_commitment
+from hokm.engine.records import check_deal, verify_record
+from tests.engine.helpers import random_game
+
+SEED = "5f1e" * 16
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["verify", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_seed_matching_its_commitment_exits_0_and_shows_the_deal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, "--seed", SEED, "--commitment", seed_commitment(SEED), "--hakem", "2"
+    )
+    assert code == 0 and "OK: commitment matches" in out
+    assert "seat 2 (hakem):" in out
+
+
+def test_a_wrong_commitment_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--seed", SEED, "--commitment", seed_commitment("other"))
+    assert code == 1 and "commitment DOES NOT match" in out
+
+
+def test_a_players_own_cards_are_checked_against_the_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    deal = Deal.from_seed(SEED, Seat(1))
+    mine = " ".join(str(c) for c in reversed(deal.hands[3]))
+    code, out, _ = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "3", "--cards", mine)
+    assert code == 0 and "cards match the seed" in out
+    other = " ".join(str(c) for c in deal.hands[2])
+    code, out, _ = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "3", "--cards", other)
+    assert code == 1 and "cards DO NOT match" in out
+
+
+def test_json_output_carries_the_derived_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--seed", SEED, "--hakem", "0", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and data["commitment"] == seed_commitment(SEED)
+    assert data["cards"][0] == [str(c) for c in Deal.from_seed(SEED, Seat(0)).hands[0]]
+
+
+def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "--seed", SEED, "--cards", "AS")[0] == 2
+    assert run(capsys, "--seed", SEED, "--seat", "1", "--cards", "AS")[0] == 2
+    assert run(capsys)[0] == 2
+
+
+def test_every_seeded_deal_of_a_record_is_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, _ = random_game(RuleSet.preset("classic", target_points=2), 11)
+    record = record_from_game(game)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, str(path))
+    assert code == 0 and "every seeded deal matches" in out
+    hands = record["hands"]
+    assert len(verify_record(record)) == len(hands) + sum(len(h.get("redeals", [])) for h in hands)
+
+    hands[-1]["cards"][0], hands[-1]["cards"][1] = hands[-1]["cards"][1], hands[-1]["cards"][0]
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, str(path), "--json")
+    data = json.loads(out)
+    assert code == 1 and not data["ok"]
+    assert data["checks"][-1]["cards_ok"] is False
+
+
+def test_a_record_without_seeds_has_nothing_to_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Game(RuleSet(), hakem=0)
+    deal = Deal.from_seed("x", Seat(0))
+    game.apply(Deal.from_hands(deal.hands))
+    path = tmp_path / "plain.json"
+    path.write_text(json.dumps(record_from_game(game)))
+    code, out, _ = run(capsys, str(path))
+    assert code == 1 and "nothing to verify" in out
+    (tmp_path / "bad.json").write_text("{")
+    assert run(capsys, str(tmp_path / "bad.json"))[0] == 2
+
+
+def test_check_deal_needs_the_hakem_to_compare_cards() -> None:
+    check = check_deal(SEED, cards={0: ["AS"]})
+    assert not check.ok and "hakem is needed" in check.problems[0]

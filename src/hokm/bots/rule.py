@@ -79,7 +79,10 @@ class RuleBot(CardBot):
             raise ValueError("no card to play in this view")
         if len(cards) == 1:
             return cards[0]
-        return rule_card(Knowledge.from_view(view), cards, view, lead_queen=self.lead_queen)
+        play = self.play_class(Knowledge.from_view(view), cards, view, self.lead_queen)
+        return play.choose()
+
+    play_class: type[_Play]
 
 
 # ---------------------------------------------------------------------- the card
@@ -89,19 +92,13 @@ def rule_card(
     k: Knowledge, cards: Sequence[Card], view: SeatView, *, lead_queen: bool = True
 ) -> Card:
     """The rule bot's card among ``cards`` (the legal ones) given the seat's knowledge."""
-    play = _Play(k, list(cards), view, lead_queen)
-    n = len(k.trick)
-    if n == 0:
-        return play.lead()
-    if n == 1:
-        return play.second()
-    if n == 2:
-        return play.third()
-    return play.fourth()
+    return _Play(k, list(cards), view, lead_queen).choose()
 
 
 class _Play:
     """One card decision: the knowledge, the legal cards and the score situation."""
+
+    cash_p = 0.7  # lead a master when it holds with at least these odds
 
     def __init__(self, k: Knowledge, cards: list[Card], view: SeatView, lead_queen: bool) -> None:
         self.k = k
@@ -122,6 +119,16 @@ class _Play:
             or (ours == 0 and theirs >= 4)
         )
         self.my_trumps = k.mine(self.trump) if self.trump is not None else []
+
+    def choose(self) -> Card:
+        n = len(self.k.trick)
+        if n == 0:
+            return self.lead()
+        if n == 1:
+            return self.second()
+        if n == 2:
+            return self.third()
+        return self.fourth()
 
     # ------------------------------------------------------------------ values
 
@@ -149,7 +156,11 @@ class _Play:
         return v
 
     def lowest(self, cards: Sequence[Card] | None = None) -> Card:
+        """The card to give up: the lowest of the led suit, else the least useful discard."""
         pool = self.cards if cards is None else cards
+        trick = self.k.trick
+        if trick and pool[0].suit is trick[0][1].suit:
+            return min(pool, key=lambda c: c.rank)
         return min(pool, key=lambda c: (self.keep_value(c), c.index))
 
     def cheapest(self, cards: Sequence[Card]) -> Card:
@@ -324,7 +335,7 @@ class _Play:
             if not k.is_master(c):
                 continue
             p = k.p_holds_trick(c, self.me, c.suit)
-            if p < 0.7:
+            if p < self.cash_p:
                 continue
             key = (p, -len(k.mine(c.suit)), c)
             if best is None or key[:2] > best[:2]:
@@ -406,3 +417,6 @@ class _Play:
                 best = (score, low)
         assert best is not None
         return best[1]
+
+
+RuleBot.play_class = _Play

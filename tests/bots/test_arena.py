@@ -1,0 +1,114 @@
+"""The arena's statistics on bots of known difference, and the ``hokm arena`` command."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+
+import pytest
+
+from hokm.arena import bot_factory, mean_interval, run_arena, wilson_interval
+from hokm.cli import arena as arena_cli
+from hokm.engine import RuleSet
+
+
+def test_a_deterministic_bot_against_itself_nets_exactly_zero() -> None:
+    """Duplicate boards cancel the cards: the rule bot against itself is level on every board."""
+    report = run_arena("rule", "rule", boards=12, seed="self", games=2)
+    assert report.board_net == [0.0] * 12
+    assert report.net.low <= 0 <= report.net.high
+    assert report.hand_rate.mean == 0.5
+
+
+def test_random_against_random_gives_an_interval_containing_zero() -> None:
+    report = run_arena("random", "random", boards=80, seed="rr", games=0)
+    assert report.net.low < 0 < report.net.high
+    assert report.hand_rate.low < 0.5 < report.hand_rate.high
+
+
+def test_rule_bot_beats_random_clearly() -> None:
+    """A large known difference: the whole interval is far above zero."""
+    report = run_arena("rule", "random", boards=40, seed="rule-random", games=4)
+    assert report.net.low > 0.8
+    assert report.hand_rate.low > 0.6
+    assert report.games == 4 and report.games_won >= 3
+
+
+def test_boards_play_the_same_cards_twice_with_the_teams_swapped() -> None:
+    """Each board is two hands; results and hand counts add up."""
+    report = run_arena("naive", "random", boards=10, seed="count", games=2)
+    assert report.boards == 10 and report.hands == 20
+    assert sum(report.results.values()) == 20
+    assert len(report.board_net) == 10
+    timing = report.timings["naive"]
+    assert timing.all and set(timing.by_trick) <= set(range(13))
+
+
+def test_same_seed_gives_the_same_report() -> None:
+    first = run_arena("rule", "naive", boards=6, seed="again", games=2)
+    second = run_arena("rule", "naive", boards=6, seed="again", games=2)
+    assert first.board_net == second.board_net
+    assert (first.games_won, first.results) == (second.games_won, second.results)
+
+
+def test_injected_clock_gives_exact_timings() -> None:
+    ticks = iter(range(10**6))
+    report = run_arena("naive", "naive", boards=2, seed="clock", games=0, clock=lambda: next(ticks))
+    summary = report.to_dict()["decision_time"]["A naive"]
+    assert summary["median_ms"] == summary["max_ms"] == 1000.0
+
+
+def test_wilson_and_mean_intervals() -> None:
+    assert wilson_interval(0, 10).low == 0.0
+    assert wilson_interval(10, 10).high == 1.0
+    w = wilson_interval(99, 100)
+    assert w.low < 0.99 < w.high <= 1.0
+    m = mean_interval([1.0, 1.0, 1.0])
+    assert m.mean == m.low == m.high == 1.0
+    assert math.isinf(mean_interval([2.0]).high)
+
+
+def test_bot_specs_are_checked() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        bot_factory("genius")
+    with pytest.raises(ValueError, match="bad options"):
+        bot_factory("rule:colour=blue")
+    with pytest.raises(ValueError, match="key=value"):
+        bot_factory("rule:oops")
+    assert bot_factory("rule:lead_queen=off")("s").lead_queen is False  # type: ignore[attr-defined]
+
+
+def _args(**kw: object) -> argparse.Namespace:
+    base = dict(a="rule", b="random", boards=4, seed="cli", preset=None, games=2, json=False)
+    base["quiet"] = False
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+def test_cli_prints_a_report_and_progress() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert arena_cli.run(_args(), out=out, err=err) == 0
+    text = out.getvalue()
+    assert "net points per board" in text and "hands won" in text and "match:" in text
+    assert "trick  1" in text
+    assert "boards 4/4" in err.getvalue()
+
+
+def test_cli_json_is_machine_readable() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert arena_cli.run(_args(json=True, preset="classic", quiet=True), out=out, err=err) == 0
+    data = json.loads(out.getvalue())
+    assert data["boards"] == 4 and data["preset"] == "classic"
+    assert data["rules"] == RuleSet.preset("classic").to_dict()
+    assert set(data["net_points_per_board"]) == {"mean", "low", "high"}
+    assert err.getvalue() == ""
+
+
+def test_cli_bad_bot_or_numbers_give_a_clear_error() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert arena_cli.run(_args(b="wizard", quiet=True), out=out, err=err) == 2
+    assert "unknown bot 'wizard'" in err.getvalue()
+    assert arena_cli.run(_args(boards=-1), out=out, err=err) == 2
+    assert "must be ≥ 0" in err.getvalue()

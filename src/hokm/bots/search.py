@@ -39,7 +39,7 @@ from hokm.engine import Card, SeatView, Suit
 __all__ = ["Evaluation", "SearchBot", "outcome_points"]
 
 # Worlds per decision by tricks already played (0, 1, 2, …): the first tricks cost the most.
-WORLD_SCHEDULE = (8, 12, 16, 20, 24, 28, 32)
+WORLD_SCHEDULE = (10, 16, 24, 32, 40, 48)
 # Node budget of each kot question of the own solver, by tricks already played.
 KOT_NODES = (100, 200, 400, 800, 1500)
 
@@ -91,12 +91,14 @@ class SearchBot(CardBot):
         *,
         seed: int | str = 0,
         worlds: int | None = None,
+        world_scale: float = 1.0,
         margin: float = 0.08,
         exact_limit: int = 120,
         kot: bool = True,
     ) -> None:
         super().__init__(seed=seed)
         self.worlds = worlds
+        self.world_scale = world_scale
         self.margin = margin
         self.exact_limit = exact_limit
         self.kot = kot
@@ -131,7 +133,9 @@ class SearchBot(CardBot):
         """Search the view; the card is the best one if it beats ``rule_card`` clearly."""
         facts = Facts.from_view(view)
         played = len(view.tricks)
-        n = self.worlds or WORLD_SCHEDULE[min(played, len(WORLD_SCHEDULE) - 1)]
+        n = self.worlds or max(
+            1, round(self.world_scale * WORLD_SCHEDULE[min(played, len(WORLD_SCHEDULE) - 1)])
+        )
         kot_nodes = KOT_NODES[min(played, len(KOT_NODES) - 1)]
         exact = count_worlds(facts) <= self.exact_limit
         if exact:

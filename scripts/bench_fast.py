@@ -1,0 +1,149 @@
+"""Benchmarks of the fast engine, the double-dummy solvers and the search bot's decisions.
+
+    .venv/bin/python scripts/bench_fast.py            # everything (about a minute)
+    .venv/bin/python scripts/bench_fast.py playout    # one part: playout, solver, decisions
+
+Times are CPU seconds of this process (``time.process_time``), so other work on a shared
+machine does not inflate them. Figures go to docs/benchmarks.md ("Fast engine", "Search bot").
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+
+from hokm.bots.dd import Solver, card_outcomes, dds_card_scores, dds_winning_cards
+from hokm.bots.fast import FastHand, cards_of_mask, mask_of, random_playout
+from hokm.bots.search import SearchBot
+from hokm.engine import Deal, Game, RuleSet, Seat, Suit, view_of
+
+
+def _clock() -> float:
+    """CPU seconds of this process: fair on a machine shared with other work."""
+    return time.process_time()
+
+
+def bench_playout(hands: int = 20000) -> None:
+    deals = [[mask_of(h) for h in Deal.from_seed(f"bench-{i}", Seat(0)).hands] for i in range(500)]
+    rnd = random.Random(1).random
+    best = 0.0
+    for _ in range(3):
+        start = _clock()
+        for i in range(hands):
+            random_playout(deals[i % 500], i & 3, i % 4, rnd)
+        best = max(best, hands / (_clock() - start))
+    print(f"random_playout: {best:,.0f} complete random hands/s (best of 3 x {hands})")
+    rng = random.Random(2)
+    start = _clock()
+    plays = 0
+    for i in range(2000):
+        hand = FastHand(deals[i % 500], i & 3, i % 4)
+        while not hand.is_over:
+            legal = hand.legal_mask()
+            hand.play((legal & -legal).bit_length() - 1)
+            plays += 1
+        while hand.tricks_played or hand.trick:
+            hand.undo()
+    rate = plays / (_clock() - start)
+    print(f"FastHand legal_mask+play (+undo): {rate:,.0f} cards/s ({plays} cards)")
+    del rng
+
+
+def _position(i: int, cards_left: int, rng: random.Random) -> FastHand | None:
+    hakem = Seat(rng.randrange(4))
+    trump = rng.choice(list(Suit))
+    hand = FastHand.from_deal(Deal.from_seed(f"pos-{i}", hakem), trump=trump, hakem=hakem)
+    for _ in range((13 - cards_left) * 4 + rng.randrange(4)):
+        legal = hand.legal_mask()
+        if not legal:
+            return None
+        hand.play(rng.choice(cards_of_mask(legal)).index)
+    return None if hand.is_over else hand
+
+
+def bench_solver(positions: int = 30) -> None:
+    print("cards/seat | DDS max tricks | own max tricks | DDS reach 7 | own reach 7 | outcomes")
+    for cards in (3, 5, 7, 9, 11, 13):
+        rng = random.Random(cards)
+        t = {"dds": [], "own": [], "dds7": [], "own7": [], "out": []}  # type: dict[str, list[float]]
+        i = 0
+        while len(t["dds"]) < positions:
+            i += 1
+            hand = _position(i, cards, rng)
+            if hand is None:
+                continue
+            team, horizon = hand.to_move & 1, 13 - hand.tricks_played
+            start = _clock()
+            scores = dds_card_scores(hand)
+            t["dds"].append(_clock() - start)
+            need = 7 - hand.won[team]
+            start = _clock()
+            dds_winning_cards(hand, need)
+            t["dds7"].append(_clock() - start)
+            start = _clock()
+            card_outcomes(hand)
+            t["out"].append(_clock() - start)
+            if cards <= 7:
+                start = _clock()
+                solver = Solver(hand)
+                best = max(scores.values())
+                solver.can_reach(team, best, horizon)
+                solver.can_reach(team, best + 1, horizon)
+                t["own"].append(_clock() - start)
+            if cards <= 9:
+                start = _clock()
+                solver = Solver(hand)
+                for card in scores:
+                    solver.card_reaches(card, team, need, horizon)
+                t["own7"].append(_clock() - start)
+
+        def ms(key: str, t: dict[str, list[float]] = t) -> str:
+            values = t[key]
+            return f"{statistics.median(values) * 1000:.2f} ms" if values else "—"
+
+        print(
+            f"{cards:>10} | {ms('dds'):>14} | {ms('own'):>14} | {ms('dds7'):>11} | "
+            f"{ms('own7'):>11} | {ms('out')}"
+        )
+
+
+def bench_decisions(hands: int = 6) -> None:
+    times: dict[int, list[float]] = {}
+    bots = [SearchBot(seed=f"bench-{s}") for s in range(4)]
+    for i in range(hands):
+        hakem = Seat(i % 4)
+        game = Game(RuleSet(), hakem=hakem)
+        game.apply(Deal.from_seed(f"decide-{i}", hakem))
+        game.apply(bots[hakem].act(view_of(game, hakem)))
+        while game.hand_number == 0:
+            seat = game.to_move
+            assert seat is not None
+            view = view_of(game, seat)
+            start = _clock()
+            action = bots[seat].act(view)
+            times.setdefault(len(game.tricks) + 1, []).append(_clock() - start)
+            game.apply(action)
+    every = sorted(x for v in times.values() for x in v)
+    print(
+        f"search decisions: {len(every)}, median {statistics.median(every) * 1000:.0f} ms, "
+        f"p95 {every[int(len(every) * 0.95)] * 1000:.0f} ms, max {every[-1] * 1000:.0f} ms"
+    )
+    for trick, values in sorted(times.items()):
+        values.sort()
+        print(
+            f"  trick {trick:>2}: median {statistics.median(values) * 1000:6.1f} ms, "
+            f"max {values[-1] * 1000:6.1f} ms"
+        )
+
+
+def main(argv: list[str]) -> int:
+    parts = argv or ["playout", "solver", "decisions"]
+    for part in parts:
+        {"playout": bench_playout, "solver": bench_solver, "decisions": bench_decisions}[part]()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

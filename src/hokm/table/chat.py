@@ -86,7 +86,9 @@ EMOJI: tuple[str, ...] = (
     "👋",
     "💪",
 )
-_EMOJI_CHARS = {unicodedata.normalize("NFC", e) for e in EMOJI}
+_EMOJI_BARE = sorted(
+    {unicodedata.normalize("NFC", e).replace("\ufe0f", "") for e in EMOJI}, key=len, reverse=True
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,17 +139,18 @@ def _normalize(text: str) -> str:
 
 
 # Words people use to spell out the dot and the at sign.
-_DOT = r"(?:\.|。|·|,|\(\s*dot\s*\)|\[\s*dot\s*\]|\bdot\b|\bdat\b|نقطه|دات)"
+_DOT = r"(?:\.|。|·|\(\s*dot\s*\)|\[\s*dot\s*\]|\bdot\b|\bdat\b|نقطه|دات)"
 _AT = r"(?:@|\(\s*at\s*\)|\[\s*at\s*\]|\bat\b)"
-_TLDS = (
-    r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk|"
-    r"کام|نت|آی\s*آر|ای\s*ار|ارگ)"
+_TLDS_TIGHT = (
+    r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk)"
 )
+_TLDS_LOOSE = r"(?:com|net|org|ir|io|info|xyz|کام|نت|آی\s*آر|ای\s*ار|ارگ)"
 _LINK_PATTERNS = [
     re.compile(r"[a-z][a-z0-9+.-]*://"),  # any scheme
     re.compile(r"\bwww\b|وب\s*سایت|دبلیو"),
-    re.compile(r"\b(?:t\.me|wa\.me|telegram|instagram|insta|whatsapp|تلگرام|اینستا|واتساپ)\b"),
-    re.compile(r"[a-z0-9\u0600-\u06ff_-]+\s*" + _DOT + r"\s*" + _TLDS + r"(?![a-z])"),
+    re.compile(r"\b(?:t\.me|wa\.me|telegram|instagram|insta|whatsapp)\b|تلگرام|اینستا|واتساپ"),
+    re.compile(r"[a-z0-9-]\." + _TLDS_TIGHT + r"(?![a-z0-9])"),  # name.tld
+    re.compile(r"[a-z0-9\u0600-\u06ff_-]+\s*" + _DOT + r"\s*" + _TLDS_LOOSE + r"(?![a-z])"),
     re.compile(r"(?:^|\s)@[a-z0-9_.]{3,}"),  # @handles
     re.compile(r"[a-z0-9._-]+\s*" + _AT + r"\s*[a-z0-9-]+\s*" + _DOT),  # e-mail-like
 ]
@@ -177,21 +180,15 @@ def find_phone(text: str) -> bool:
 
 def is_emoji_only(text: str) -> bool:
     """True if ``text`` is one or more of the allowed :data:`EMOJI` (spaces allowed)."""
-    rest = unicodedata.normalize("NFC", text).replace(" ", "")
+    rest = unicodedata.normalize("NFC", text).replace(" ", "").replace("\ufe0f", "")
     if not rest:
         return False
-    # Longest-first greedy match over the allowed emoji.
-    options = sorted(_EMOJI_CHARS, key=len, reverse=True)
-    while rest:
-        for emoji in options:
+    while rest:  # longest-first greedy match over the allowed emoji
+        for emoji in _EMOJI_BARE:
             if rest.startswith(emoji):
                 rest = rest[len(emoji) :]
                 break
         else:
-            bare = rest.replace("\ufe0f", "")
-            if bare != rest:
-                rest = bare
-                continue
             return False
     return True
 

@@ -1,0 +1,150 @@
+"""Chat policy: free text outside hands, presets during hands, never links or phone numbers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hokm.table import PHRASES, TableConfig, check_text
+from hokm.table.chat import FloodLimiter, find_link, find_phone, is_emoji_only
+
+from .conftest import Clock, err, make_table, my_turn, ok, one_human_table, play_any
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.org",
+        "see example.com",
+        "EXAMPLE . COM",
+        "example dot com",
+        "example (dot) ir",
+        "example نقطه کام",
+        "سایت من دیجی نقطه کام",
+        "www example",
+        "add me t.me/someone",
+        "my insta is cardshark",
+        "@cardshark99",
+        "me at mail dot com",
+        "example。com",
+    ],
+)
+def test_links_are_found_however_disguised(text: str) -> None:
+    assert find_link(text)
+    assert check_text(text, free_text=True).code == "link"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "09121234567",
+        "0912 123 4567",
+        "0 9 1 2 1 2 3 4 5 6 7",
+        "0912.123.4567",
+        "+98-912-123-4567",
+        "۰۹۱۲۱۲۳۴۵۶۷",
+        "۰۹۱۲ ۱۲۳ ۴۵۶۷",
+        "٠٩١٢١٢٣٤٥٦٧",
+        "شماره‌ام ۱۲۳۴",
+        "call 5551",
+        "0912 then 123 and then 4567",
+    ],
+)
+def test_phone_numbers_are_found_in_every_digit_script(text: str) -> None:
+    assert find_phone(text)
+    assert check_text(text, free_text=True).code == "phone"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "text", ["سلام، خوبید؟", "we need 7 tricks", "score is 5 to 3", "nice hand, gg", "۱۰ امتیاز"]
+)
+def test_ordinary_text_passes(text: str) -> None:
+    assert check_text(text, free_text=True) is None
+
+
+def test_length_and_emptiness() -> None:
+    assert check_text("   ", free_text=True).code == "empty"  # type: ignore[union-attr]
+    assert check_text("a" * 201, free_text=True).code == "too_long"  # type: ignore[union-attr]
+    assert check_text("a" * 200, free_text=True) is None
+
+
+def test_only_emoji_pass_during_a_hand() -> None:
+    assert is_emoji_only("👍👍 🔥")
+    assert is_emoji_only("❤️") and is_emoji_only("❤")
+    assert not is_emoji_only("👍 ok")
+    assert check_text("I have the ace of hearts", free_text=False).code == "preset_only"  # type: ignore[union-attr]
+    assert check_text("🙏", free_text=False) is None
+
+
+def test_every_phrase_has_both_languages() -> None:
+    assert all(fa and en for fa, en in PHRASES.values())
+
+
+def test_flood_limiter_is_a_sliding_window() -> None:
+    flood = FloodLimiter(limit=3, window=10)
+    assert all(flood.allow("a", t) for t in (0, 1, 2))
+    assert not flood.allow("a", 3)
+    assert flood.allow("b", 3)
+    assert flood.allow("a", 10.5)
+
+
+def test_free_text_in_the_lobby_is_delivered(clock: Clock) -> None:
+    table = make_table(clock)
+    out = ok(table.handle("ann", {"type": "chat", "text": " salam "}, clock.now))
+    (event,) = out.events
+    frame = table.render(event, "ann")
+    assert frame is not None and frame["kind"] == "chat" and frame["text"] == "salam"
+    assert table.snapshot_for("ann")["chat"][0]["text"] == "salam"
+
+
+def test_during_a_hand_only_presets_and_emoji(clock: Clock) -> None:
+    table = one_human_table(clock)
+    assert table.in_hand
+    reply = err(
+        table.handle("ann", {"type": "chat", "text": "trump is hearts"}, clock.now), "chat_rejected"
+    )
+    assert reply["reason"] == "preset_only" and reply["message_fa"]
+    out = ok(table.handle("ann", {"type": "chat", "phrase": "gl"}, clock.now))
+    frame = table.render(out.events[0], None)
+    assert frame is not None and frame["phrase"] == "gl" and frame["text"] is None
+    ok(table.handle("ann", {"type": "chat", "text": "👍"}, clock.now))
+    reply = err(table.handle("ann", {"type": "chat", "phrase": "nope"}, clock.now), "chat_rejected")
+    assert reply["reason"] == "unknown_phrase"
+
+
+def test_links_are_refused_in_the_lobby_too(clock: Clock) -> None:
+    table = make_table(clock)
+    reply = err(
+        table.handle("ann", {"type": "chat", "text": "join me at cards.ir"}, clock.now),
+        "chat_rejected",
+    )
+    assert reply["reason"] == "link"
+    assert table.snapshot_for("ann")["chat"] == []
+
+
+def test_flooding_is_rate_limited(clock: Clock) -> None:
+    table = make_table(clock)
+    for i in range(5):
+        ok(table.handle("ann", {"type": "chat", "text": f"m{i}"}, clock.now))
+    reply = err(table.handle("ann", {"type": "chat", "text": "again"}, clock.now), "rate_limited")
+    assert reply["reason"] == "flood"
+    clock.advance(11)
+    ok(table.handle("ann", {"type": "chat", "text": "later"}, clock.now))
+
+
+def test_free_text_returns_between_hands(clock: Clock) -> None:
+    table = one_human_table(clock, config=TableConfig(bot_delay=0, hand_pause=5))
+    assert not table.in_hand  # the first deal waits hand_pause
+    rng = random.Random(3)
+    clock.advance(5)
+    table.advance(clock.now)
+    assert table.in_hand
+    for _ in range(500):
+        if table.game is None or table.game.hand_results:
+            break
+        if my_turn(table, "ann"):
+            play_any(table, clock, "ann", rng)
+        table.advance(clock.now)
+    assert not table.in_hand  # waiting for the next deal
+    ok(table.handle("ann", {"type": "chat", "text": "well played all"}, clock.now))

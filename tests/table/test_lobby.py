@@ -1,0 +1,136 @@
+"""Rooms: members, ownership, seats, bots, rules and starting a game."""
+
+from __future__ import annotations
+
+from hokm.engine import RuleSet
+
+from .conftest import Clock, err, join, make_table, ok, seat_bots
+
+
+def test_the_creator_is_the_owner_and_others_join(clock: Clock) -> None:
+    table = make_table(clock)
+    assert table.owner == "ann"
+    out = ok(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now))
+    assert [e.kind for e in out.events] == ["member_joined"]
+    assert [m["player"] for m in table.snapshot_for("bob")["table"]["members"]] == ["ann", "bob"]
+
+
+def test_a_non_member_can_do_nothing_but_join(clock: Clock) -> None:
+    table = make_table(clock)
+    err(table.handle("eve", {"type": "sit", "seat": 1}, clock.now), "not_member")
+    err(table.handle("eve", {"type": "chat", "text": "hi"}, clock.now), "not_member")
+    assert table.connect("eve", clock.now).reply["code"] == "not_member"  # type: ignore[index]
+
+
+def test_only_the_owner_manages_the_room(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob")
+    before = table.version
+    err(table.handle("bob", {"type": "add_bot", "seat": 1}, clock.now), "not_owner")
+    err(table.handle("bob", {"type": "set_rules", "preset": "classic"}, clock.now), "not_owner")
+    err(table.handle("bob", {"type": "start"}, clock.now), "not_owner")
+    err(table.handle("bob", {"type": "sit", "seat": 1, "player": "ann"}, clock.now), "not_owner")
+    assert table.version == before
+
+
+def test_sitting_standing_and_moving(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob", seat=1)
+    err(table.handle("ann", {"type": "sit", "seat": 1}, clock.now), "seat_taken")
+    ok(table.handle("bob", {"type": "sit", "seat": 3}, clock.now))
+    assert table.seat_of("bob") == 3 and table.seats[1].kind == "empty"
+    ok(table.handle("bob", {"type": "stand"}, clock.now))
+    assert table.seat_of("bob") is None
+    err(table.handle("bob", {"type": "stand"}, clock.now), "not_seated")
+    ok(table.handle("ann", {"type": "sit", "seat": 2, "player": "bob"}, clock.now))
+    assert table.seat_of("bob") == 2
+    ok(table.handle("ann", {"type": "stand", "player": "bob"}, clock.now))
+    assert table.seat_of("bob") is None
+
+
+def test_bots_are_added_and_removed_on_free_seats(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob", seat=1)
+    err(table.handle("ann", {"type": "add_bot", "seat": 1}, clock.now), "seat_taken")
+    ok(table.handle("ann", {"type": "add_bot", "seat": 2, "level": "easy"}, clock.now))
+    assert (table.seats[2].kind, table.seats[2].level) == ("bot", "easy")
+    ok(table.handle("ann", {"type": "add_bot", "seat": 2}, clock.now))
+    assert table.seats[2].level == "medium"
+    err(table.handle("ann", {"type": "remove_bot", "seat": 3}, clock.now), "bad_seat")
+    ok(table.handle("ann", {"type": "remove_bot", "seat": 2}, clock.now))
+    assert table.seats[2].kind == "empty"
+
+
+def test_rules_by_preset_and_options_are_shown_to_everyone(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob")
+    out = ok(table.handle("ann", {"type": "set_rules", "preset": "classic"}, clock.now))
+    frame = table.render(out.events[0], "bob")
+    assert frame is not None and frame["kind"] == "rules_changed" and frame["preset"] == "classic"
+    assert frame["rules"]["bam"] is True
+    ok(table.handle("ann", {"type": "set_rules", "options": {"target_points": 3}}, clock.now))
+    assert table.rules == RuleSet.preset("classic", target_points=3)
+    assert table.preset is None
+    snap = table.snapshot_for("bob")["table"]
+    assert snap["rules"]["target_points"] == 3 and snap["rules"]["bam"] is True
+    reply = err(
+        table.handle("ann", {"type": "set_rules", "options": {"target_points": 0}}, clock.now),
+        "bad_rules",
+    )
+    assert "target_points" in reply["message"]
+    err(table.handle("ann", {"type": "set_rules", "preset": "nope"}, clock.now), "bad_rules")
+    assert table.rules.target_points == 3
+
+
+def test_start_needs_four_filled_seats(clock: Clock) -> None:
+    table = make_table(clock)
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (1, 2))
+    reply = err(table.handle("ann", {"type": "start"}, clock.now), "not_ready")
+    assert "seat 3" in reply["message"]
+    seat_bots(table, clock, (3,))
+    out = ok(table.handle("ann", {"type": "start"}, clock.now))
+    kinds = [e.kind for e in out.events]
+    assert kinds[:2] == ["status", "game_started"] and table.status == "playing"
+    err(table.handle("ann", {"type": "start"}, clock.now), "wrong_status")
+    err(table.handle("ann", {"type": "sit", "seat": 1}, clock.now), "wrong_status")
+    err(table.handle("ann", {"type": "remove_bot", "seat": 1}, clock.now), "wrong_status")
+    err(table.handle("ann", {"type": "set_rules", "preset": "classic"}, clock.now), "wrong_status")
+
+
+def test_four_bots_and_a_spectating_owner_can_play(clock: Clock) -> None:
+    table = make_table(clock)
+    seat_bots(table, clock, (0, 1, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    table.advance(clock.now)
+    assert table.status == "between_games"
+    assert table.results[-1].status == "completed"
+
+
+def test_ownership_passes_to_another_human_when_the_owner_leaves(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob")
+    join(table, clock, "cy", seat=2)
+    table.disconnect("bob", clock.now)
+    out = ok(table.handle("ann", {"type": "leave"}, clock.now))
+    assert table.owner == "cy"  # connected and seated first
+    assert "owner_changed" in [e.kind for e in out.events]
+    ok(table.handle("cy", {"type": "leave"}, clock.now))
+    assert table.owner == "bob"
+    ok(table.handle("bob", {"type": "leave"}, clock.now))
+    assert table.owner is None and table.is_empty
+
+
+def test_rejoining_renames(clock: Clock) -> None:
+    table = make_table(clock)
+    out = ok(table.handle("ann", {"type": "join", "name": "Annie"}, clock.now))
+    assert out.events[0].kind == "member_renamed"
+    assert table.members["ann"].name == "Annie"
+
+
+def test_a_full_room_refuses_more_members(clock: Clock) -> None:
+    from hokm.table import TableConfig
+
+    table = make_table(clock, config=TableConfig(max_members=2))
+    join(table, clock, "bob")
+    err(table.handle("cy", {"type": "join", "name": "Cy"}, clock.now), "table_full")

@@ -1,0 +1,148 @@
+"""Disconnects, grace periods, pauses, and reconnection with snapshots or missed events."""
+
+from __future__ import annotations
+
+import random
+
+from hokm.engine import RuleSet, view_of
+from hokm.table import Table, TableConfig
+
+from .conftest import Clock, join, make_table, my_turn, ok, play_any, seat_bots
+
+
+def _two_humans(clock: Clock, **rules: object) -> Table:
+    """Ann (seat 0) and Bob (seat 1) with bots on 2 and 3; Ann is the hakem."""
+    spec = {"first_hakem": "manual", "grace_seconds": 100, **rules}
+    table = make_table(
+        clock, rules=RuleSet.from_dict(spec), config=TableConfig(bot_delay=1, hand_pause=0)
+    )
+    join(table, clock, "bob", seat=1)
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    ok(table.handle("ann", {"type": "choose_hakem", "seat": 0}, clock.now))
+    table.advance(clock.now)
+    return table
+
+
+def test_a_disconnected_players_turn_is_played_by_a_bot_after_bot_delay(clock: Clock) -> None:
+    table = _two_humans(clock)
+    assert table.deadlines["turn"].seat == 0
+    out = table.disconnect("ann", clock.now)
+    assert [e.kind for e in out.events] == ["presence", "turn"]
+    assert table.deadlines["bot"].at == clock.now + 1
+    assert table.pending_bot_turns(clock.now) == []
+    table.advance(clock.advance(1))
+    assert table.game is not None and table.game.trump is not None
+    assert table.seat_of("ann") == 0  # the seat is kept
+
+
+def test_a_returning_player_gets_a_snapshot_and_takes_over(clock: Clock) -> None:
+    table = _two_humans(clock)
+    table.disconnect("ann", clock.now)
+    table.advance(clock.advance(1))  # the bot named trump for her
+    for _ in range(30):
+        if my_turn(table, "ann"):
+            break
+        table.advance(clock.advance(1))
+    assert "bot" in table.deadlines
+    out = table.connect("ann", clock.now)
+    assert "turn" in table.deadlines and table.deadlines["turn"].seat == 0
+    assert any(e.kind == "turn" and e.data["auto"] is False for e in out.events)
+    snap = table.snapshot_for("ann")
+    assert table.game is not None
+    assert snap["you"]["seat"] == 0
+    assert snap["game"]["hand"] == [str(c) for c in view_of(table.game, 0).hand]
+    assert snap["game"]["legal"] and snap["turn"]["seat"] == 0
+
+
+def test_grace_warning_then_cancel_keeps_completed_games(clock: Clock) -> None:
+    table = _two_humans(clock)
+    table.disconnect("bob", clock.now)
+    start = clock.now
+    assert table.deadlines["grace_warn:bob"].at == start + 100
+    # Ann keeps playing; bots play for Bob.
+    warned = cancelled = None
+    for _ in range(400):
+        if my_turn(table, "ann"):
+            import random
+
+            from .conftest import play_any
+
+            play_any(table, clock, "ann", random.Random(clock.now))
+        out = table.advance(clock.advance(1))
+        kinds = [e.kind for e in out.events]
+        if "grace_warning" in kinds:
+            warned = clock.now
+            frame = table.render(next(e for e in out.events if e.kind == "grace_warning"), "ann")
+            assert frame is not None and frame["cancel_at"] == clock.now + 100
+            assert table.snapshot_for("ann")["table"]["grace"][0]["player"] == "bob"
+        if "game_cancelled" in kinds:
+            cancelled = clock.now
+            assert out.results[0].status == "cancelled" and out.results[0].abandoned == "bob"
+            break
+    assert warned == start + 100 and cancelled == start + 200
+    assert table.status == "lobby" and table.game is None
+
+
+def test_returning_within_grace_clears_the_warning(clock: Clock) -> None:
+    table = _two_humans(clock)
+    table.disconnect("bob", clock.now)
+    table.deadlines.pop("turn", None)  # keep Ann's own timer out of this test
+    table.tick(clock.advance(100))
+    assert "grace_cancel:bob" in table.deadlines
+    out = table.connect("bob", clock.now)
+    assert "player_returned" in [e.kind for e in out.events]
+    assert not any(k.startswith("grace") for k in table.deadlines)
+
+
+def test_no_human_connected_pauses_and_deadlines_shift_on_resume(clock: Clock) -> None:
+    table = _two_humans(clock)
+    turn_at = table.deadlines["turn"].at
+    table.disconnect("bob", clock.now)
+    out = table.disconnect("ann", clock.now)
+    assert "paused" in [e.kind for e in out.events] and table.status == "paused"
+    assert table.next_deadline() is None
+    assert table.advance(clock.advance(10_000)).events == []
+    assert table.pending_bot_turns(clock.now) == []
+    out = table.connect("ann", clock.now)
+    kinds = [e.kind for e in out.events]
+    assert "resumed" in kinds and table.status == "playing"
+    assert table.deadlines["turn"].at == turn_at + 10_000
+    assert table.deadlines["grace_warn:bob"].at == turn_at - 20 + 100 + 10_000
+
+
+def test_a_player_who_was_away_before_the_start_gets_a_grace_timer(clock: Clock) -> None:
+    table = make_table(clock, rules=RuleSet(grace_seconds=50))
+    join(table, clock, "bob", seat=1)
+    table.disconnect("bob", clock.now)
+    seat_bots(table, clock, (0, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    assert table.deadlines["grace_warn:bob"].at == clock.now + 50
+
+
+def test_events_since_gives_what_was_missed_or_none(clock: Clock) -> None:
+    table = _two_humans(clock)
+    seen = table.version
+    table.disconnect("bob", clock.now)
+    table.advance(clock.advance(5))
+    missed = table.events_since(seen, "bob")
+    assert missed is not None and missed[0]["version"] == seen + 1
+    assert [f["version"] for f in missed] == list(range(seen + 1, table.version + 1))
+    assert table.events_since(table.version, "bob") == []
+    assert table.events_since(table.version + 1, "bob") is None
+    small = make_table(clock, config=TableConfig(bot_delay=0, hand_pause=0, log_size=5))
+    for i in range(6):
+        ok(small.handle("ann", {"type": "chat", "text": f"m{i}"}, clock.advance(3)))
+    assert small.events_since(0, "ann") is None  # the log no longer reaches back
+    assert small.events_since(small.version - 2, "ann") is not None
+
+
+def test_several_connections_of_one_player(clock: Clock) -> None:
+    table = _two_humans(clock)
+    table.connect("ann", clock.now)  # a second tab
+    out = table.disconnect("ann", clock.now)
+    assert out.events == [] and "turn" in table.deadlines
+    table.disconnect("ann", clock.now)
+    assert "bot" in table.deadlines
+    assert table.disconnect("ann", clock.now).events == []  # an extra close is harmless

@@ -65,10 +65,6 @@ def test_grace_warning_then_cancel_keeps_completed_games(clock: Clock) -> None:
     warned = cancelled = None
     for _ in range(400):
         if my_turn(table, "ann"):
-            import random
-
-            from .conftest import play_any
-
             play_any(table, clock, "ann", random.Random(clock.now))
         out = table.advance(clock.advance(1))
         kinds = [e.kind for e in out.events]

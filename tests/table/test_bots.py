@@ -1,0 +1,86 @@
+"""Bots off the event loop: turns handed out once, stale answers dropped, races applied once."""
+
+from __future__ import annotations
+
+from hokm.bots import Bot
+from hokm.engine import RuleSet, view_of
+from hokm.table import Table, TableConfig, choose_bot_action, make_table_bot
+
+from .conftest import Clock, make_table, ok, seat_bots
+
+
+def _bot_table(clock: Clock, delay: float = 0.8) -> Table:
+    table = make_table(
+        clock,
+        rules=RuleSet(first_hakem="manual"),
+        config=TableConfig(bot_delay=delay, hand_pause=0),
+    )
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (1, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    ok(table.handle("ann", {"type": "choose_hakem", "seat": 1}, clock.now))
+    return table
+
+
+def test_a_bot_turn_waits_bot_delay_and_sees_only_its_own_view(clock: Clock) -> None:
+    table = _bot_table(clock)
+    assert table.pending_bot_turns(clock.now) == []
+    assert table.next_deadline() == clock.now + 0.8
+    (turn,) = table.pending_bot_turns(clock.advance(0.8))
+    assert turn.seat == 1 and turn.level == "random" and turn.version == table.game_version
+    assert table.game is not None and turn.view == view_of(table.game, 1)
+
+
+def test_a_turn_is_handed_out_once_and_again_if_its_answer_never_comes(clock: Clock) -> None:
+    table = _bot_table(clock)
+    clock.advance(1)
+    assert len(table.pending_bot_turns(clock.now)) == 1
+    assert table.pending_bot_turns(clock.now) == []
+    # The next deadline is the re-issue time, not the (past) bot time: no busy loop.
+    assert table.next_deadline() == clock.now + table.rules.turn_seconds
+    assert len(table.pending_bot_turns(clock.advance(table.rules.turn_seconds))) == 1
+    assert len(table.pending_bot_turns(clock.now, claim=False)) == 1
+
+
+def test_a_stale_or_repeated_bot_answer_is_dropped(clock: Clock) -> None:
+    table = _bot_table(clock)
+    (turn,) = table.pending_bot_turns(clock.advance(1))
+    action = choose_bot_action(turn)
+    assert table.apply_bot_action(turn.seat, action, turn.version - 1, clock.now).events == []
+    assert table.apply_bot_action(2, action, turn.version, clock.now).events == []
+    out = table.apply_bot_action(turn.seat, action, turn.version, clock.now)
+    assert out.events and table.game is not None and table.game.trump is not None
+    assert table.apply_bot_action(turn.seat, action, turn.version, clock.now).events == []
+
+
+def test_a_human_move_racing_the_timeout_bot_applies_once(clock: Clock) -> None:
+    table = make_table(clock, rules=RuleSet(first_hakem="manual", trump_seconds=10))
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (1, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    ok(table.handle("ann", {"type": "choose_hakem", "seat": 0}, clock.now))
+    table.tick(clock.advance(10))  # timeout: the bot is to name trump
+    (turn,) = table.pending_bot_turns(clock.now)
+    bot_action = choose_bot_action(turn)
+    human = {"type": "choose_trump", "suit": "S"}
+    cmd = {"type": "action", "action": human, "version": table.version, "action_id": "late"}
+    ok(table.handle("ann", cmd, clock.now))  # the human's click arrives first
+    assert table.apply_bot_action(0, bot_action, turn.version, clock.now).events == []
+    assert table.game is not None and table.game.trump is not None
+    assert table.game.trump.value == "S"
+    assert sum(1 for a in table.game.history if a.type == "choose_trump") == 1
+
+
+def test_paused_tables_hand_out_no_bot_turn(clock: Clock) -> None:
+    table = _bot_table(clock)
+    table.disconnect("ann", clock.now)
+    assert table.pending_bot_turns(clock.advance(5)) == []
+    assert table.pending_bot_turns(clock.now, claim=False) == []
+
+
+def test_table_bots_are_real_bots_and_always_legal(clock: Clock) -> None:
+    for level in ("random", "easy", "medium", "hard"):
+        assert isinstance(make_table_bot(level, seed=1), Bot)
+    table = _bot_table(clock, delay=0)
+    table.advance(clock.now)
+    assert table.game is not None and table.game.hand_number >= 0

@@ -1,0 +1,94 @@
+"""Restart recovery: the whole table round-trips through JSON and play resumes."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from hokm.engine import InvalidNotationError, RuleSet
+from hokm.table import Table, TableConfig, iter_seeds
+
+from .conftest import Clock, join, make_table, my_turn, ok, play_any, play_out, seat_bots
+
+
+def _mid_hand(clock: Clock) -> Table:
+    table = make_table(
+        clock,
+        rules=RuleSet(target_points=2, grace_seconds=60),
+        config=TableConfig(bot_delay=1, hand_pause=0, restore_grace=5),
+    )
+    join(table, clock, "bob", seat=1)
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    ok(table.handle("bob", {"type": "chat", "phrase": "gl"}, clock.now))
+    rng = random.Random(4)
+    for _ in range(12):
+        for player in ("ann", "bob"):
+            if my_turn(table, player):
+                play_any(table, clock, player, rng)
+        table.advance(clock.advance(1))
+    assert table.game is not None and table.game.plays
+    return table
+
+
+def _restore(table: Table, now: float) -> Table:
+    data = json.loads(json.dumps(table.to_dict()))
+    return Table.from_dict(data, now=now, seed_source=iter_seeds("after"))
+
+
+def test_a_table_round_trips_mid_hand(clock: Clock) -> None:
+    table = _mid_hand(clock)
+    restored = _restore(table, clock.now)
+    assert restored.game == table.game
+    assert restored.version == table.version and restored.code == table.code
+    assert [s.to_dict() for s in restored.seats] == [s.to_dict() for s in table.seats]
+    assert list(restored.chat) == list(table.chat)
+    assert restored.owner == "ann" and set(restored.members) == {"ann", "bob"}
+    assert restored.to_dict()["game"] == table.to_dict()["game"]
+
+
+def test_after_a_restart_the_table_waits_paused_then_re_arms_with_grace(clock: Clock) -> None:
+    table = _mid_hand(clock)
+    restored = _restore(table, clock.advance(3600))  # down for an hour
+    assert restored.status == "paused" and restored.next_deadline() is None
+    out = restored.connect("ann", clock.now)
+    assert "resumed" in [e.kind for e in out.events]
+    deadline = restored.next_deadline()
+    assert deadline is not None and deadline >= clock.now + 5
+    # A client that missed events before the restart gets a snapshot.
+    assert restored.events_since(table.version - 1, "ann") is None
+    assert restored.events_since(restored.version, "ann") == []
+
+
+def test_play_goes_on_to_the_end_after_a_restart(clock: Clock) -> None:
+    table = _mid_hand(clock)
+    restored = _restore(table, clock.now)
+    restored.connect("ann", clock.now)
+    restored.connect("bob", clock.now)
+    play_out(restored, clock, ["ann", "bob"])
+    assert restored.results[-1].status == "completed"
+
+
+def test_acknowledged_action_ids_survive_a_restart(clock: Clock) -> None:
+    table = make_table(clock)
+    first = ok(table.handle("ann", {"type": "chat", "text": "hi", "action_id": "m1"}, clock.now))
+    restored = _restore(table, clock.now)
+    again = restored.handle("ann", {"type": "chat", "text": "hi", "action_id": "m1"}, clock.now)
+    assert again.reply == {**(first.reply or {}), "repeated": True} and again.events == []
+
+
+def test_a_lobby_round_trips_and_stays_unpaused(clock: Clock) -> None:
+    table = make_table(clock, rules=RuleSet.preset("classic"))
+    ok(table.handle("ann", {"type": "set_rules", "preset": "platform-b"}, clock.now))
+    restored = _restore(table, clock.now)
+    assert restored.status == "lobby" and restored.rules == RuleSet.preset("platform-b")
+    assert restored.preset == "platform-b"
+
+
+@pytest.mark.parametrize("data", [{}, {"format": "other"}, {"format": "hokm-table/1"}, []])
+def test_a_broken_table_state_is_refused_clearly(data: object) -> None:
+    with pytest.raises(InvalidNotationError):
+        Table.from_dict(data, now=0.0)  # type: ignore[arg-type]

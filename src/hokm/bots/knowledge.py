@@ -96,6 +96,7 @@ class Knowledge:
     trick: tuple[tuple[Seat, Card], ...]
     tricks_played: int
     tricks_won: tuple[int, int]
+    hakem_weight: float = 2.5  # how much likelier a hakem's card is a trump than another's
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
@@ -203,11 +204,32 @@ class Knowledge:
         h = self.hand_sizes[seat]
         if h >= pool:
             return 1.0
-        p_none = comb(pool - h, count) / comb(pool, count) if count <= pool - h else 0.0
+        if suit is self.trump and self.hakem_weight != 1.0 and self._weighs_hakem(seat):
+            # The hakem chose trump from its five: it holds more trumps than its share.
+            share = self.hakem_weight * h / (self.hakem_weight * h + pool - h)
+            p_none = (1.0 - share) ** count
+        elif suit is self.trump and self.hakem_weight != 1.0 and self._weighs_hakem(None):
+            share = h / (self.hakem_weight * self._hakem_size() + pool - self._hakem_size())
+            p_none = (1.0 - share) ** count
+        else:
+            p_none = comb(pool - h, count) / comb(pool, count) if count <= pool - h else 0.0
         p = 1.0 - p_none
         if suit is self.trump and self.likely_no_trump[seat]:
             p *= 0.25
         return p
+
+    def _weighs_hakem(self, seat: Seat | None) -> bool:
+        """Whether the hakem's trump weight applies (to ``seat`` = the hakem, or to others)."""
+        hakem = self.hakem
+        if hakem is None or hakem == self.seat or self.trump is None:
+            return False
+        if self.voids[hakem] >> self.trump.ordinal & 1:
+            return False
+        return seat is None or seat == hakem
+
+    def _hakem_size(self) -> int:
+        assert self.hakem is not None
+        return self.hand_sizes[self.hakem]
 
     def p_void(self, seat: Seat, suit: Suit) -> float:
         """Odds that ``seat`` holds no card of ``suit``."""

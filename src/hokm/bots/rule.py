@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hokm.bots.base import CardBot, legal_cards_of
-from hokm.bots.knowledge import SUIT_MASKS, Knowledge, beats, current_winner
+from hokm.bots.knowledge import Knowledge, beats, current_winner
 from hokm.bots.trump import choose_trump_suit, wants_redeal
 from hokm.engine import Card, Rank, Seat, SeatView, Suit
 
@@ -325,7 +325,8 @@ class _Play:
         if long_side:
             if k.higher_unseen(top).bit_count() == 1 and len(trumps) >= 4:
                 return top  # force out the one higher trump
-            return min(trumps, key=lambda c: c.rank)
+            if len(trumps) >= out + 2:
+                return min(trumps, key=lambda c: c.rank)  # low trumps still pull theirs
         return None
 
     def _cash_master(self, side: list[Card]) -> Card | None:
@@ -396,23 +397,13 @@ class _Play:
         return None
 
     def _safe_low(self, side: list[Card]) -> Card:
-        """Low from the suit that is cheapest to give up and least likely to be cut."""
+        """Low from a long suit that is least likely to be cut (length wins tricks later)."""
         k = self.k
         best: tuple[float, Card] | None = None
         for suit in (s for s in Suit if any(c.suit is s for c in side)):
             mine = k.mine(suit)
             low = mine[0]
-            score = -4.0 * self._opp_may_cut(suit)
-            top = mine[-1]
-            if not k.is_master(top) and top.rank >= Rank.QUEEN:
-                need = 1 if top.rank == Rank.KING else 2
-                if len(mine) - 1 <= need:
-                    score -= 2.0  # do not lead away from an unguarded honour
-            if len(mine) <= 2 and self.my_trumps:
-                score += 0.5  # shorten a suit to cut it later
-            score -= low.rank / 20
-            if k.unseen & SUIT_MASKS[suit.ordinal] == 0:
-                score += 3.0  # nobody else holds the suit: it wins
+            score = -4.0 * self._opp_may_cut(suit) + 0.3 * len(mine) - low.rank / 20
             if best is None or score > best[0]:
                 best = (score, low)
         assert best is not None

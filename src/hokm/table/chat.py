@@ -141,9 +141,7 @@ def _normalize(text: str) -> str:
 # Words people use to spell out the dot and the at sign.
 _DOT = r"(?:\.|。|·|\(\s*dot\s*\)|\[\s*dot\s*\]|\bdot\b|\bdat\b|نقطه|دات)"
 _AT = r"(?:@|\(\s*at\s*\)|\[\s*at\s*\]|\bat\b)"
-_TLDS_TIGHT = (
-    r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk)"
-)
+_TLDS_TIGHT = r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk)"
 _TLDS_LOOSE = r"(?:com|net|org|ir|io|info|xyz|کام|نت|آی\s*آر|ای\s*ار|ارگ)"
 _LINK_PATTERNS = [
     re.compile(r"[a-z][a-z0-9+.-]*://"),  # any scheme

@@ -26,7 +26,12 @@ from hokm.table.errors import TableError
 
 __all__ = ["BOT_LEVELS", "COMMAND_TYPES", "MAX_NAME_CHARS", "Command", "parse_command"]
 
-BOT_LEVELS = ("random", "easy", "medium", "hard")
+import hokm.bots
+
+# The bot levels of hokm.bots.make_bot (the owner picks one per bot seat).
+BOT_LEVELS: tuple[str, ...] = tuple(
+    getattr(hokm.bots, "LEVELS", ("random", "naive", "easy", "medium", "hard"))
+)
 MAX_NAME_CHARS = 32
 MAX_ACTION_ID_CHARS = 64
 MAX_TEXT_CHARS = 500  # schema cap; the chat policy's own cap is lower

@@ -64,49 +64,50 @@ def _position(i: int, cards_left: int, rng: random.Random) -> FastHand | None:
 
 
 def bench_solver(positions: int = 30) -> None:
+    """Each question is timed in its own pass over the positions: DDS reuses its transposition
+    table when it is asked about the same deal twice in a row, which would flatter it."""
     print("cards/seat | DDS max tricks | own max tricks | DDS reach 7 | own reach 7 | outcomes")
     for cards in (3, 5, 7, 9, 11, 13):
         rng = random.Random(cards)
-        t = {"dds": [], "own": [], "dds7": [], "own7": [], "out": []}  # type: dict[str, list[float]]
+        hands: list[FastHand] = []
         i = 0
-        while len(t["dds"]) < positions:
+        while len(hands) < positions:
             i += 1
             hand = _position(i, cards, rng)
-            if hand is None:
-                continue
+            if hand is not None:
+                hands.append(hand)
+
+        def timed(question: object, hands: list[FastHand] = hands) -> str:
+            values = []
+            for hand in hands:
+                start = _clock()
+                question(hand)  # type: ignore[operator]
+                values.append(_clock() - start)
+            return f"{statistics.median(values) * 1000:.2f} ms"
+
+        def own_max(hand: FastHand) -> None:
             team, horizon = hand.to_move & 1, 13 - hand.tricks_played
-            start = _clock()
-            scores = dds_card_scores(hand)
-            t["dds"].append(_clock() - start)
-            need = 7 - hand.won[team]
-            start = _clock()
-            dds_winning_cards(hand, need)
-            t["dds7"].append(_clock() - start)
-            start = _clock()
-            card_outcomes(hand)
-            t["out"].append(_clock() - start)
-            if cards <= 7:
-                start = _clock()
-                solver = Solver(hand)
-                best = max(scores.values())
-                solver.can_reach(team, best, horizon)
-                solver.can_reach(team, best + 1, horizon)
-                t["own"].append(_clock() - start)
-            if cards <= 9:
-                start = _clock()
-                solver = Solver(hand)
-                for card in scores:
-                    solver.card_reaches(card, team, need, horizon)
-                t["own7"].append(_clock() - start)
+            solver = Solver(hand)
+            low = 0
+            while solver.can_reach(team, low + 1, horizon):
+                low += 1
 
-        def ms(key: str, t: dict[str, list[float]] = t) -> str:
-            values = t[key]
-            return f"{statistics.median(values) * 1000:.2f} ms" if values else "—"
+        def reach7(hand: FastHand) -> None:
+            team = hand.to_move & 1
+            dds_winning_cards(hand, 7 - hand.won[team])
 
-        print(
-            f"{cards:>10} | {ms('dds'):>14} | {ms('own'):>14} | {ms('dds7'):>11} | "
-            f"{ms('own7'):>11} | {ms('out')}"
-        )
+        def own7(hand: FastHand) -> None:
+            team, horizon = hand.to_move & 1, 13 - hand.tricks_played
+            solver = Solver(hand)
+            for card in cards_of_mask(hand.legal_mask()):
+                solver.card_reaches(card.index, team, 7 - hand.won[team], horizon)
+
+        dds = timed(dds_card_scores)
+        own = timed(own_max) if cards <= 7 else "—"
+        dds7 = timed(reach7)
+        own7_ = timed(own7) if cards <= 9 else "—"
+        out = timed(card_outcomes)
+        print(f"{cards:>10} | {dds:>14} | {own:>14} | {dds7:>11} | {own7_:>11} | {out}")
 
 
 def bench_decisions(hands: int = 6) -> None:

@@ -105,3 +105,19 @@ def test_node_limit_stops_the_solver() -> None:
     except SearchLimitError:
         return
     raise AssertionError("the node limit was not enforced")
+
+
+def test_endgame_outcomes_from_the_own_solver_match_dds() -> None:
+    """With 3 cards or fewer the own solver decides who reaches 7, exactly as DDS would."""
+    rng = random.Random(12)
+    checked = 0
+    for i in range(300):
+        hand = _position(i, rng.choice((2, 3)), rng)
+        if hand is None:
+            continue
+        team = hand.to_move & 1
+        winners = dds_winning_cards(hand, 7 - hand.won[team])
+        outcomes = card_outcomes(hand, kot=False)
+        assert {c for c, v in outcomes.items() if v > 0} == winners
+        checked += 1
+    assert checked > 50

@@ -257,6 +257,10 @@ def _winner_pos(trick: list[tuple[int, int]], trump: int) -> int:
 
 # ----------------------------------------------------------------------------- Hokm outcomes
 
+# At most this many cards in the mover's hand, the own solver replaces DDS (it is faster there:
+# see docs/search.md).
+OWN_SOLVER_CARDS = 3
+
 
 def card_outcomes(hand: FastHand, *, kot: bool = True, kot_nodes: int = 3000) -> dict[int, int]:
     """For each legal card of the seat to move: the hand's outcome for the mover's team.
@@ -269,9 +273,17 @@ def card_outcomes(hand: FastHand, *, kot: bool = True, kot_nodes: int = 3000) ->
     team = hand.to_move & 1
     mine, theirs = hand.won[team], hand.won[1 - team]
     legal = _legal_cards(hand)
-    winners = dds_winning_cards(hand, 7 - mine)
+    solver = None
+    if hand.hands[hand.to_move].bit_count() <= OWN_SOLVER_CARDS:
+        # Tiny endgames: the own solver answers before a DDS call has set up.
+        solver = Solver(hand)
+        need, horizon = 7 - mine, 13 - hand.tricks_played
+        winners = {c for c in legal if solver.card_reaches(c, team, need, horizon)}
+    else:
+        winners = dds_winning_cards(hand, 7 - mine)
     out: dict[int, int] = {}
-    solver = Solver(hand) if kot and (mine == 0 or theirs == 0) else None
+    kot_possible = kot and (mine == 0 or theirs == 0)
+    solver = (solver or Solver(hand)) if kot_possible else None
     for card in legal:
         won = card in winners
         value = 1 if won else -1

@@ -117,6 +117,13 @@ def new_page(browser: Browser, server: str) -> Iterator[Callable[..., Page]]:
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15000)
+        tag = f"page{len(contexts)}"
+        page.on("pageerror", lambda e: print(f"[{tag}] page error: {e}"))
+        page.on("console", lambda m: print(f"[{tag}] console {m.type}: {m.text}"))
+        page.on(
+            "response",
+            lambda r: print(f"[{tag}] HTTP {r.status} {r.url}") if r.status >= 400 else None,
+        )
         if lang:
             page.add_init_script(f"localStorage.setItem('hokm.lang', '{lang}')")
         return page

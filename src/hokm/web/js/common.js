@@ -34,6 +34,10 @@ export async function botLevels() {
   return levels.map((l) => (typeof l === "string" ? l : l.name ?? l.level)).filter(Boolean);
 }
 
+export function defaultLevel(levels) {
+  return levels.includes("medium") ? "medium" : levels[levels.length - 1];
+}
+
 export function levelLabel(level) {
   return has(`level_${level}`) ? t(`level_${level}`) : level;
 }

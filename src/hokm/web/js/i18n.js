@@ -34,6 +34,8 @@ const STRINGS = {
     level_easy: "آسان",
     level_medium: "متوسط",
     level_hard: "سخت",
+    level_random: "تصادفی",
+    level_naive: "ساده",
     home_intro: "حکم، بازی ورق چهارنفرهٔ ایرانی: دو تیم دونفره، هفت دست برای بردن.",
     login: "ورود",
     logout: "خروج",
@@ -262,6 +264,8 @@ const STRINGS = {
     level_easy: "Easy",
     level_medium: "Medium",
     level_hard: "Hard",
+    level_random: "Random",
+    level_naive: "Naive",
     home_intro: "Hokm, the Persian four-player card game: two teams of two, seven tricks to win a hand.",
     login: "Log in",
     logout: "Log out",
@@ -488,7 +492,10 @@ export function initLang() {
 export function num(value) {
   const text = String(value);
   if (current !== "fa") return text;
-  return text.replace(/[0-9]/g, (d) => FA_DIGITS[Number(d)]).replace(/-/g, "−");
+  return text
+    .replace(/(\d)\.(\d)/g, "$1٫$2")
+    .replace(/[0-9]/g, (d) => FA_DIGITS[Number(d)])
+    .replace(/^-/, "−");
 }
 
 /** Translate ``key``, filling {placeholders}; numbers are shown in the active digits. */

@@ -4,6 +4,7 @@ import { robot } from "./icons.js";
 import { num, t } from "./i18n.js";
 import {
   OPTION_ORDER,
+  defaultLevel,
   levelLabel,
   optionLabel,
   optionValue,
@@ -136,7 +137,7 @@ function seatCard(ctx, seat, running) {
       const level = h(
         "select.level",
         { "aria-label": t("bot_level"), id: `bot-level-${seat.seat}` },
-        ui.levels.map((l) => h("option", { value: l, selected: seat.level === l }, levelLabel(l))),
+        ui.levels.map((l) => h("option", { value: l, selected: seat.level ? seat.level === l : l === defaultLevel(ui.levels) }, levelLabel(l))),
       );
       if (seat.kind === "bot") {
         level.addEventListener("change", () => command("add_bot", { seat: seat.seat, level: level.value }));

@@ -39,7 +39,7 @@ export function normYou(you) {
     player_id: you.player_id ?? you.player ?? you.id ?? null,
     seat: you.seat ?? null,
     owner: Boolean(you.owner ?? you.is_owner),
-    role: you.role ?? (you.seat === null || you.seat === undefined ? "spectator" : "player"),
+    role: you.role ?? (you.is_member === false ? "spectator" : "player"),
   };
 }
 

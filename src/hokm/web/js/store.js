@@ -43,6 +43,11 @@ export class RoomStore {
   }
 
   get mySeat() {
+    const id = this.you?.player_id;
+    if (id && this.table?.seats) {
+      const seat = this.table.seats.find((x) => x.kind === "human" && x.player_id === id);
+      return seat ? seat.seat : null;
+    }
     return this.you?.seat ?? null;
   }
 

@@ -62,7 +62,7 @@ export async function render(main) {
           ? h(
               "div.panel#advice",
               { role: "status" },
-              h("p.advice", {}, h("strong", {}, t("advisor_suggests", { suit: suitName(adv.suit) })), " ", h(`span.big.suit-${adv.suit}`, { "aria-hidden": "true" }, SYMBOL[adv.suit])),
+              h("p.advice", {}, h("strong", {}, t("advisor_suggests", { suit: t(`suit_${adv.suit}`) })), " ", h(`span.big.suit-${adv.suit}`, { "aria-hidden": "true" }, SYMBOL[adv.suit])),
               h("p", {}, adv.reasons?.[lang()] ?? adv.reasons?.en ?? ""),
               h(
                 "table.scores-table",

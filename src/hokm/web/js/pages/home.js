@@ -2,7 +2,7 @@
 import { h, mount, toast } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { api, ensureGuest, hasPath, savedName } from "../net.js";
-import { botLevels, levelLabel, refusal } from "../common.js";
+import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
 export async function render(main) {
   const state = {
@@ -44,8 +44,8 @@ export async function render(main) {
     const level = h(
       "select#practice-level",
       {},
-      state.levels.map((l, i) =>
-        h("option", { value: l, selected: i === state.levels.length - 1 }, levelLabel(l)),
+      state.levels.map((l) =>
+        h("option", { value: l, selected: l === defaultLevel(state.levels) }, levelLabel(l)),
       ),
     );
 

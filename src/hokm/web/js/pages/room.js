@@ -279,6 +279,7 @@ export async function render(main, [rawCode]) {
 
   function connect() {
     conn = new Connection({ message: onMessage, status: onStatus });
+    window.hokmConn = conn; // for tests and debugging
     conn.connect(code);
   }
 

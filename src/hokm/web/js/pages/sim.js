@@ -6,6 +6,7 @@ import { api } from "../net.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "../cards.js";
 import { DECK, picker, shuffled } from "../picker.js";
 import { botLevels, levelLabel, refusal } from "../common.js";
+import { crown, robot } from "../icons.js";
 
 export async function render(main) {
   const s = {
@@ -115,8 +116,13 @@ export async function render(main) {
   }
 
   function seatLabel(seat) {
-    const who = s.control === "bots" && seat !== 0 ? ` 🤖` : "";
-    return `${t("seat_n", { n: seat + 1 })} · ${t("team_n", { n: (seat % 2) + 1 })}${who}`;
+    return [
+      s.sim?.hakem === seat ? [crown(t("hakem")), " "] : null,
+      s.control === "bots" && seat !== 0 ? [robot(t("bot")), " "] : null,
+      h("b", {}, t("seat_n", { n: seat + 1 })),
+      " — ",
+      t("team_n", { n: (seat % 2) + 1 }),
+    ];
   }
 
   function setupView() {
@@ -217,7 +223,7 @@ export async function render(main) {
       h(
         "div.row.panel",
         {},
-        h("span", {}, t("hakem"), ": 👑 ", t("seat_n", { n: sim.hakem + 1 })),
+        h("span", {}, t("hakem"), ": ", crown(t("hakem")), " ", t("seat_n", { n: sim.hakem + 1 })),
         h("span#sim-trump", {}, t("trump"), ": ", sim.trump ? h(`b.suit-${sim.trump}`, {}, suitName(sim.trump)) : t("no_trump_yet")),
         h("span#sim-tricks", {}, t("tricks"), ": ", `${num(sim.tricks_won[0])} – ${num(sim.tricks_won[1])}`),
         s.seed ? h("span.small", { dir: "ltr" }, `seed ${s.seed.slice(0, 10)}…`) : null,
@@ -259,7 +265,7 @@ export async function render(main) {
           return h(
             `div.sim-hand${mine ? ".to-move" : ""}`,
             { dataset: { seat } },
-            h("div.small", {}, sim.hakem === seat ? "👑 " : "", seatLabel(seat), " · ", num(hands[seat]?.length ?? 0)),
+            h("div.small", {}, seatLabel(seat), " — ", t("cards_in_hand", { n: hands[seat]?.length ?? 0 })),
             h(
               "div.hand",
               { dir: "ltr" },

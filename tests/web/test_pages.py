@@ -1,0 +1,126 @@
+"""Pages without a table: home in both languages, rules, simulator, trump advisor, accounts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.web.conftest import DESKTOP, PHONE, shot
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_home_is_persian_first_with_an_english_switch(
+    new_page: Callable[..., Page], size: str
+) -> None:
+    """Right-to-left Persian by default; the switch gives left-to-right English and sticks."""
+    page = new_page(viewport=PHONE if size == "phone" else DESKTOP)
+    page.goto("/")
+    page.wait_for_selector("#practice")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.inner_text("#practice") == "شروع تمرین"
+    assert "۳" in page.inner_text("#practice-target")  # Persian digits
+    shot(page, f"{size}-home-fa")
+    page.click("#lang")
+    page.wait_for_selector("text=Start practice")
+    assert page.evaluate("document.documentElement.dir") == "ltr"
+    assert page.evaluate("document.documentElement.lang") == "en"
+    shot(page, f"{size}-home-en")
+    page.reload()
+    page.wait_for_selector("text=Start practice")
+
+
+def test_every_string_has_both_languages(new_page: Callable[..., Page]) -> None:
+    """The translation table has the same keys in Persian and English."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#practice")
+    missing = page.evaluate(
+        """import('/js/i18n.js').then(m => {
+            const fa = Object.keys(m._STRINGS.fa), en = Object.keys(m._STRINGS.en);
+            return [fa.filter(k => !en.includes(k)), en.filter(k => !fa.includes(k))];
+        })"""
+    )
+    assert missing == [[], []]
+
+
+def test_rules_page_in_persian_and_english(new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport=PHONE)
+    page.goto("/#/rules")
+    page.wait_for_selector(".rules-body h2")
+    text = page.inner_text(".rules-body")
+    for word in ("حاکم", "حکم", "کُت", "حاکم‌کُتی", "بام", "پَر بام", "خال زمین"):
+        assert word in text
+    shot(page, "phone-rules-fa")
+    page.click("#rules-en")
+    assert "hakem-kot" in page.inner_text(".rules-body")
+    assert page.get_attribute(".rules-body", "dir") == "ltr"
+
+
+def test_simulator_deals_plays_and_explains_each_trick(new_page: Callable[..., Page]) -> None:
+    """A seeded random deal; trump from the hakem's five; legal cards come from the server;
+    a finished trick says who won it and why."""
+    page = new_page(viewport=DESKTOP, lang="en")
+    page.goto("/#/sim")
+    page.fill("#sim-seed", "web-test")
+    page.click("#sim-random")
+    page.wait_for_selector("#sim-choose-trump .suit-btn")
+    page.wait_for_selector("#sim-advice")
+    page.locator('#sim-choose-trump .suit-btn[data-suit="H"]').click()
+    page.wait_for_selector(".sim-hand.to-move .card.legal")
+    for _ in range(4):
+        page.locator(".sim-hand.to-move .card.legal").first.click()
+        page.wait_for_load_state()
+        page.wait_for_timeout(50)
+        page.wait_for_selector(".sim-hand.to-move .card.legal, #sim-result")
+    page.wait_for_selector("#trick-log li")
+    why = page.inner_text("#trick-log li")
+    assert "won the trick" in why and ("highest" in why or "cut" in why)
+    shot(page, "desktop-sim")
+    page.click("#sim-undo")
+    page.wait_for_function("!document.querySelector('#trick-log')")
+
+
+def test_simulator_set_up_card_by_card_against_bots(new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport=PHONE)
+    page.goto("/#/sim")
+    page.click("#sim-vs-bots")
+    page.locator(".picker .card").nth(0).click()  # AS to seat 1
+    assert "(۱)" in page.inner_text(".seat-tab.primary")
+    page.click("#sim-fill")
+    page.click("#sim-start")
+    page.wait_for_selector(".sim-hand")
+    shot(page, "phone-sim")
+
+
+def test_trump_advisor_explains_its_choice(new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport=PHONE)
+    page.goto("/#/advisor")
+    for code in ("AS", "KS", "QS", "2H", "3D"):
+        page.click(f'.picker [data-card="{code}"]')
+    page.click("#advisor-ask")
+    page.wait_for_selector("#advice")
+    assert "پیک" in page.inner_text("#advice .advice")
+    shot(page, "phone-advisor")
+
+
+def test_leaderboard_and_profile_pages_wait_for_accounts(new_page: Callable[..., Page]) -> None:
+    """Without the accounts endpoints the pages say so; with them they list players."""
+    page = new_page()
+    page.goto("/#/leaderboard")
+    page.wait_for_selector("#leaderboard, #accounts-soon")
+    page.goto("/#/profile")
+    page.wait_for_selector("#profile, #accounts-soon")
+
+
+def test_a_four_colour_deck_can_be_chosen(new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    page.goto("/#/advisor")
+    page.wait_for_selector('.picker [data-card="AD"]')
+    red = page.eval_on_selector('.picker [data-card="AD"]', "e => getComputedStyle(e).color")
+    page.check("#deck4")
+    blue = page.eval_on_selector('.picker [data-card="AD"]', "e => getComputedStyle(e).color")
+    assert red != blue
+    page.reload()
+    assert page.is_checked("#deck4")

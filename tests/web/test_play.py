@@ -1,0 +1,126 @@
+"""A person plays whole games in the browser against bots, with the mouse and the keyboard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from tests.web.conftest import DESKTOP, PHONE, shot
+from tests.web.helpers import DECISION, hand_cards, start_practice, store, take_turn
+
+
+def play_until_game_over(page: Page, *, max_moves: int = 400) -> dict[str, int]:
+    """Click through decisions until the game-over panel appears; count what was done."""
+    done = {"cards": 0, "trumps": 0, "results_seen": 0}
+    for _ in range(max_moves):
+        page.wait_for_selector(DECISION, state="attached")
+        if page.locator("#game-over").count():
+            return done
+        if page.locator("#hand-result").count():
+            done["results_seen"] += 1
+        what = take_turn(page)
+        if what == "trump":
+            done["trumps"] += 1
+        elif what is not None:
+            done["cards"] += 1
+    raise AssertionError("the game did not end")
+
+
+def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[..., Page]) -> None:
+    """Practice to 3 points: every decision is a click; the game ends with a winner and a
+    summary whose record, replay and shuffle verification work."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "مریم", target=3)
+    assert store(page, "s.table.seats.filter(x => x.kind === 'bot').length") == 3
+    assert store(page, "s.table.rules.target_points") == 3
+    page.wait_for_selector(".hand .card")
+    shot(page, "phone-table-start")
+    done = play_until_game_over(page)
+    assert done["cards"] >= 7  # at least one hand's worth of own cards
+    score = store(page, "s.game.score")
+    winner = store(page, "s.game.winner_team")
+    assert winner in (0, 1) and score[winner] >= 3
+    panel = page.locator("#game-over")
+    assert "۳" in panel.inner_text() or "۴" in panel.inner_text() or "۵" in panel.inner_text()
+    shot(page, "phone-game-over")
+
+    # After the game: the record and a replay with the shuffle verified.
+    page.wait_for_selector("#download-record")
+    href = page.get_attribute("#download-record", "href")
+    assert href is not None and href.startswith("/api/games/")
+    record = page.request.get(href).json()
+    assert record["hands"] and all(len(h["plays"]) >= 28 for h in record["hands"])
+    page.click("#open-replay")
+    page.wait_for_selector("#replay-why")
+    assert page.inner_text("#replay-trick-title").startswith("دست ۱")
+    page.click("#replay-next")
+    assert page.inner_text("#replay-trick-title").startswith("دست ۲")
+    page.click("#verify")
+    page.wait_for_selector("#verify-result li")
+    items = page.locator("#verify-result li").all_inner_texts()
+    assert items and all("✔" in item for item in items)
+    shot(page, "phone-replay")
+
+
+def test_illegal_cards_are_disabled_and_refused_with_a_note(new_page: Callable[..., Page]) -> None:
+    """Only the server's legal cards are highlighted; clicking another says it cannot be
+    played and plays nothing."""
+    page = new_page(viewport=DESKTOP)
+    start_practice(page, "Sara", target=3)
+    for _ in range(200):
+        page.wait_for_selector(DECISION, state="attached")
+        legal = page.locator(".hand .card.legal").count()
+        illegal = page.locator(".hand .card.illegal").count()
+        if legal and illegal:
+            break
+        take_turn(page)
+    else:
+        raise AssertionError("never had to follow suit")
+    legal_set = set(store(page, "s.legal('play').map(a => a.card)"))
+    shown = set(
+        page.eval_on_selector_all(".hand .card.legal", "els => els.map(e => e.dataset.card)")
+    )
+    assert shown == legal_set
+    before = hand_cards(page)
+    page.locator(".hand .card.illegal").first.click(force=True)
+    page.wait_for_selector(".toast.error")
+    assert "مجاز نیست" in page.inner_text("#toasts")
+    assert hand_cards(page) == before
+    assert page.locator(".hand .card.illegal").first.get_attribute("aria-disabled") == "true"
+
+
+def test_a_game_is_playable_with_the_keyboard_alone(new_page: Callable[..., Page]) -> None:
+    """Tab reaches the hand, arrows move between cards, Enter plays; suits are buttons too."""
+    page = new_page(viewport=DESKTOP, lang="en")
+    start_practice(page, "Kim", target=3)
+    played = 0
+    for _ in range(300):
+        page.wait_for_selector(DECISION, state="attached")
+        if page.locator("#game-over").count() or played >= 8:
+            break
+        if page.locator("#choose-trump .suit-btn").count():
+            page.focus("#choose-trump .suit-btn")
+            page.keyboard.press("Enter")
+            continue
+        if not page.locator(".hand .card.legal").count():
+            continue
+        # Tab from the top of the page until a card of the hand has focus.
+        page.focus("#main")
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("!!document.activeElement.closest('.hand')"):
+                break
+        else:
+            raise AssertionError("the hand cannot be reached with Tab")
+        for _ in range(13):
+            if page.evaluate("document.activeElement.classList.contains('legal')"):
+                break
+            page.keyboard.press("ArrowRight")
+        card = page.evaluate("document.activeElement.dataset.card")
+        label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert " of " in label  # an accessible name such as "queen of hearts"
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"!window.hokmStore.game.hand.includes('{card}')", timeout=10000)
+        played += 1
+    assert played >= 8

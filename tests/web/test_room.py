@@ -1,0 +1,171 @@
+"""Four people in four browsers join one room by its code and play a hand; reloads; chat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from tests.web.conftest import DESKTOP, PHONE, shot
+from tests.web.helpers import DECISION, enter_name, hand_cards, start_practice, store, take_turn
+
+
+def create_room(page: Page, name: str) -> str:
+    page.goto("/")
+    enter_name(page, name)
+    page.click("#create")
+    page.wait_for_selector("#room-code")
+    return page.inner_text("#room-code").strip()
+
+
+def join_room(page: Page, name: str, code: str) -> None:
+    page.goto("/")
+    enter_name(page, name)
+    page.fill("#code", code.lower())
+    page.click("#join")
+    page.wait_for_selector(".lobby")
+
+
+def sit(page: Page, seat: int) -> None:
+    page.click(f'.seat-card[data-seat="{seat}"] button.sit')
+    page.wait_for_function(f"window.hokmStore.mySeat === {seat}")
+
+
+def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page]) -> None:
+    """Each sees only their own 13 cards (together the 52), plays by clicking, and all four
+    see the same hand result."""
+    names = ["Ali", "Bita", "Cyrus", "Dara"]
+    pages = [new_page(viewport=PHONE if i % 2 else DESKTOP) for i in range(4)]
+    code = create_room(pages[0], names[0])
+    assert len(code) == 6
+    shot(pages[0], "desktop-lobby-empty")
+    for page, name in zip(pages[1:], names[1:], strict=True):
+        join_room(page, name, code)
+    for seat, page in enumerate(pages):
+        sit(page, seat)
+    pages[0].wait_for_function("window.hokmStore.table.seats.every(s => s.kind === 'human')")
+    shot(pages[1], "phone-lobby-full")
+    # Only the owner may start.
+    assert pages[1].locator("#start").count() == 0
+    pages[0].click("#start")
+    for page in pages:
+        page.wait_for_selector(".table-view")
+    # Wait for the full deal (13 cards each) after the hakem names trump.
+    for _ in range(50):
+        for page in pages:
+            if page.locator("#choose-trump .suit-btn").count():
+                page.locator("#choose-trump .suit-btn").first.click()
+        if all(len(hand_cards(p)) == 13 for p in pages):
+            break
+        pages[0].wait_for_timeout(100)
+    hands = [set(hand_cards(p)) for p in pages]
+    assert all(len(h) == 13 for h in hands)
+    assert len(set().union(*hands)) == 52
+    shot(pages[0], "desktop-table-four")
+    shot(pages[1], "phone-table-four")
+
+    # Play the hand: whoever has a decision clicks, until everyone sees the result.
+    for _ in range(200):
+        if all(store(p, "s.handResult !== null") for p in pages):
+            break
+        moved = False
+        for page in pages:
+            if take_turn(page):
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(50)
+    results = [store(p, "s.handResult") for p in pages]
+    assert all(r is not None for r in results)
+    assert all(r["tricks"] == results[0]["tricks"] for r in results)
+    assert max(results[0]["tricks"]) == 7
+    pages[2].wait_for_selector("#hand-result")
+    assert "هَند را برد" in pages[2].inner_text("#hand-result")
+    shot(pages[2], "desktop-hand-result")
+
+
+def test_reload_mid_hand_restores_the_table(new_page: Callable[..., Page]) -> None:
+    """After a reload the same player is back in the same seat with the same cards, tricks
+    and score, without doing anything."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "Nima", target=3)
+    played = 0
+    while played < 3:
+        page.wait_for_selector(DECISION, state="attached")
+        if take_turn(page) not in (None, "trump"):
+            played += 1
+    page.wait_for_selector(".hand .card.legal")  # our turn: nothing moves until we play
+    before = {
+        "hand": sorted(hand_cards(page)),
+        "seat": store(page, "s.mySeat"),
+        "tricks": store(page, "s.game.tricks.length"),
+        "score": store(page, "s.game.score"),
+        "code": store(page, "s.code"),
+    }
+    page.reload()
+    page.wait_for_selector(".hand .card.legal")
+    after = {
+        "hand": sorted(hand_cards(page)),
+        "seat": store(page, "s.mySeat"),
+        "tricks": store(page, "s.game.tricks.length"),
+        "score": store(page, "s.game.score"),
+        "code": store(page, "s.code"),
+    }
+    assert after == before
+    assert store(page, "s.table.seats[s.mySeat].name") == "Nima"
+
+
+def test_a_dropped_connection_resumes_from_the_last_version(new_page: Callable[..., Page]) -> None:
+    """When the socket drops, the client reconnects by itself and resumes with the last
+    version it processed."""
+    page = new_page(viewport=DESKTOP)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    start_practice(page, "Roya", target=3)
+    page.wait_for_selector(".hand .card.legal, #choose-trump .suit-btn")
+    version = store(page, "s.version")
+    page.evaluate("window.hokmConn.ws.close()")
+    page.wait_for_function("window.hokmConn.isOpen() && window.hokmStore.version >= 1")
+    page.wait_for_function(f"window.hokmStore.version >= {version}")
+    resumes = [f for f in sent if '"last_version"' in f and '"join"' in f]
+    assert resumes and f'"last_version":{version}' in resumes[-1]
+    page.wait_for_selector(DECISION, state="attached")
+    assert take_turn(page) is not None
+
+
+def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
+    new_page: Callable[..., Page],
+) -> None:
+    """Free text before the game; during a hand free text is refused with the reason shown,
+    while preset phrases and emoji are delivered; links are refused in every phase."""
+    page = new_page(viewport=DESKTOP)
+    code = create_room(page, "Shirin")
+    assert code
+    page.wait_for_selector("#chat-input")
+    page.fill("#chat-input", "سلام به همه")
+    page.click("#chat-send")
+    page.wait_for_selector("#chat-log li")
+    assert "سلام به همه" in page.inner_text("#chat-log")
+    page.fill("#chat-input", "www.example.com")
+    page.click("#chat-send")
+    page.wait_for_selector("#chat-error")
+    assert "www.example.com" not in page.inner_text("#chat-log")
+    # Bots on the empty seats, then start: a hand is under way.
+    page.click('.seat-card[data-seat="0"] button.sit')
+    for seat in (1, 2, 3):
+        page.click(f"#add-bot-{seat}")
+        page.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    page.click("#start")
+    page.wait_for_selector(".table-view")
+    page.wait_for_function("['trump', 'play'].includes(window.hokmStore.game.phase)")
+    assert "فقط عبارت" in page.inner_text("#chat-mode")
+    page.fill("#chat-input", "I hold the ace of hearts")
+    page.click("#chat-send")
+    page.wait_for_function("document.querySelector('#chat-error')?.innerText.length > 0")
+    assert "I hold" not in page.inner_text("#chat-log")
+    count = page.locator("#chat-log li").count()
+    page.locator(".phrase-btn").first.click()
+    page.wait_for_function(f"document.querySelectorAll('#chat-log li').length > {count}")
+    page.locator(".emoji-btn").first.click()
+    page.wait_for_function(f"document.querySelectorAll('#chat-log li').length > {count + 1}")
+    assert page.locator("#chat-error").count() == 0
+    shot(page, "desktop-chat")

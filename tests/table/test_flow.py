@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from hokm.engine import Card, Deal, RuleSet, Seat, seed_commitment, view_of
+from hokm.engine.records import judge, verify_record
 from hokm.table import Outcome, Table, TableConfig
 
 from .conftest import (
@@ -180,30 +183,27 @@ def test_a_whole_game_ends_between_games_with_a_result_and_a_record(clock: Clock
     assert len(result.results) == len(table.game.hand_results)
 
 
-def test_the_game_record_is_hokm_record_1_and_replays(clock: Clock) -> None:
-    from hokm.engine import Game
-
-    table = make_table(clock, rules=RuleSet(target_points=2))
+@pytest.mark.parametrize("preset", ["classic", "platform-a", "platform-b"])
+def test_the_game_record_is_accepted_by_the_referee_and_verifies(clock: Clock, preset: str) -> None:
+    table = make_table(clock, rules=RuleSet.preset(preset, target_points=3))
     seat_bots(table, clock, (0, 1, 2, 3))
     out = ok(table.handle("ann", {"type": "start"}, clock.now))
     out.merge(table.advance(clock.now))
     (record,) = out.records
     assert record["format"] == "hokm-record/1" and record["table"] == "ACDEFG"
-    game = Game(RuleSet.from_dict(record["rules"]), hakem=record["hands"][0]["hakem"])
-    for hand in record["hands"]:
-        cards = [[Card.parse(c) for c in seat] for seat in hand["cards"]]
-        game.apply(Deal.from_hands(cards))
-        game.choose_trump(hand["trump"])
-        for card in hand["plays"]:
-            if game.phase.value == "bam":
-                from hokm.engine import DecideBam
+    report = judge(record)
+    assert report["ok"], report
+    assert report["game_over"] and report["winner_team"] == table.results[-1].winner_team
+    assert report["score"] == list(table.results[-1].score)
+    checks = verify_record(record)
+    assert checks and all(c.ok and c.cards_ok and c.commitment_ok for c in checks)
 
-                game.apply(DecideBam(Seat(game.bam_team or 0), bool(hand.get("bam"))))
-            game.play(card)
-        assert Deal.from_seed(hand["seed"], Seat(hand["hakem"])).hands == tuple(
-            tuple(c) for c in cards
-        )
-    assert game.is_over and game.score == list(table.results[-1].score)
+
+def test_a_closed_games_record_holds_only_finished_hands(clock: Clock) -> None:
+    table = one_human_table(clock)
+    out = ok(table.handle("ann", {"type": "close_game"}, clock.now))
+    (record,) = out.records
+    assert record["hands"] == []  # the hand in progress is not revealed
 
 
 def test_continue_keeps_the_hakem_and_close_returns_to_the_lobby(clock: Clock) -> None:
@@ -314,3 +314,15 @@ def test_hand_pause_separates_hands(clock: Clock) -> None:
     table.advance(clock.advance(3))
     assert table.game.phase.value == "deal" and table.game.hand_results
     assert table.next_deadline() == clock.now + 3
+
+
+def test_a_next_game_by_random_hakem_keeps_the_rules_in_force(clock: Clock) -> None:
+    rules = RuleSet(target_points=1, next_game_hakem="random")
+    table = make_table(clock, rules=rules)
+    seat_bots(table, clock, (0, 1, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    table.advance(clock.now)
+    out = ok(table.handle("ann", {"type": "continue_game"}, clock.now))
+    chosen = next(e for e in out.events if e.kind == "hakem_chosen")
+    assert (table.render(chosen, None) or {})["method"] == "random"
+    assert table.game is not None and table.game.rules == rules

@@ -752,7 +752,7 @@ class Table:
         if method == "keep" and previous.hakem is not None:
             game = Game(self.rules, hakem=previous.hakem, hakem_method="keep")
         else:
-            game = Game(self.rules.replace(first_hakem="manual" if method == "keep" else method))
+            game = Game(self.rules, first_hakem="manual" if method == "keep" else method)
         self._begin_game(game, now)
 
     def _cmd_close_game(self, player: str, cmd: Command, now: float) -> None:
@@ -771,8 +771,10 @@ class Table:
         game = self.game
         if self._status != "playing" or game is None or game.phase is not Phase.CHOOSE_HAKEM:
             raise TableError("wrong_phase", "the first hakem is not being chosen now")
-        if game.rules.first_hakem != "manual":
-            raise TableError("wrong_phase", f"first_hakem is {game.rules.first_hakem}")
+        if game.first_hakem_method != "manual":
+            raise TableError(
+                "wrong_phase", f"the first hakem is chosen by {game.first_hakem_method}"
+            )
         self._apply_game_action(SetHakem(Seat(cmd.seat)), now, auto=False)
 
     def _cmd_back(self, player: str, cmd: Command, now: float) -> None:
@@ -883,7 +885,7 @@ class Table:
         if not self.connected_players():
             self.paused_at = now
             self._emit("paused", {})
-        if game.phase is Phase.CHOOSE_HAKEM and game.rules.first_hakem == "manual":
+        if game.phase is Phase.CHOOSE_HAKEM and game.first_hakem_method == "manual":
             self._arm(Deadline("hakem", now + self.rules.turn_seconds))
             self._emit(
                 "turn", {"kind": "hakem", "seat": None, "deadline": now + self.rules.turn_seconds}
@@ -927,7 +929,7 @@ class Table:
                 self._end_game("completed", now)
                 return
             if game.phase is Phase.CHOOSE_HAKEM:
-                method = game.rules.first_hakem
+                method = game.first_hakem_method
                 if method == "manual":
                     return
                 seed = self.seed_source()

@@ -59,10 +59,6 @@ def _other_deal(game: Game, seat: Seat, rng: random.Random) -> Game | None:
         hands[s] = keep + pool[:take]
         pool = pool[take:]
     hands[seat] = list(game.deal.hands[seat])
-    # The first five of each seat stay first: only the hakem's matter, and it keeps its trump call
-    # only if we keep its first five; so keep the hakem's hand unless it is the seat itself.
-    if game.hakem != seat and any(c not in played for c in game.deal.hands[game.hakem][:5]):
-        return None
     other = Game(RuleSet(), hakem=game.hakem)
     other.apply(Deal.from_hands([hands[s] for s in Seat]))
     other.choose_trump(game.trump)

@@ -91,11 +91,13 @@ class Knowledge:
     played: int
     unseen: int
     voids: list[int]  # per seat: bit s set when the seat has no card of suit ordinal s
+    caps: list[list[int]]  # per seat and suit: it likely holds no unseen card ranked above
     likely_no_trump: list[bool]
     hand_sizes: tuple[int, int, int, int]
     trick: tuple[tuple[Seat, Card], ...]
     tricks_played: int
     tricks_won: tuple[int, int]
+    cap_trust: float = 0.2  # weight of a card above a seat's cap (0: surely not held)
     hakem_weight: float = 2.5  # how much likelier a hakem's card is a trump than another's
 
     @classmethod
@@ -107,6 +109,7 @@ class Knowledge:
         played = 0
         voids = [0, 0, 0, 0]
         no_trump = [False, False, False, False]
+        caps = [[15, 15, 15, 15] for _ in range(4)]
         tricks = [
             tuple((_SEATS[(t.leader + i) & 3], c) for i, c in enumerate(t.cards))
             for t in view.tricks
@@ -118,8 +121,18 @@ class Knowledge:
             led = lead_card.suit
             played |= 1 << lead_card.index
             best_seat, best = trick[0]
-            for seat, card in trick[1:]:
+            for pos, (seat, card) in enumerate(trick[1:], 1):
                 played |= 1 << card.index
+                if (
+                    pos >= 2
+                    and card.suit is led
+                    and best.suit is led
+                    and best_seat.team != seat.team
+                    and card.rank < best.rank
+                ):
+                    # Third or fourth hand followed low under an opponent's winning card:
+                    # it most likely holds nothing that beats it.
+                    caps[seat][led.ordinal] = min(caps[seat][led.ordinal], best.rank)
                 if card.suit is not led:
                     voids[seat] |= 1 << led.ordinal
                     if (
@@ -145,6 +158,7 @@ class Knowledge:
             played=played,
             unseen=unseen,
             voids=voids,
+            caps=caps,
             likely_no_trump=no_trump,
             hand_sizes=sizes,
             trick=view.trick,
@@ -194,7 +208,19 @@ class Knowledge:
             if s != self.seat and not self.voids[s] >> suit.ordinal & 1
         )
 
-    def p_holds(self, seat: Seat, suit: Suit, count: int) -> float:
+    def p_holds_higher(self, seat: Seat, card: Card) -> float:
+        """Odds that ``seat`` holds an unseen card of the card's suit ranked above it."""
+        higher = self.higher_unseen(card)
+        if not higher:
+            return 0.0
+        cap = self.caps[seat][card.suit_index]
+        if cap >= 15 or card.rank >= cap:
+            return self.p_holds(seat, card.suit, higher.bit_count())
+        capped = higher & ~((2 << (card.suit_index * 13 + cap - 2)) - 1)
+        count = higher.bit_count() - capped.bit_count() + self.cap_trust * capped.bit_count()
+        return self.p_holds(seat, card.suit, count)
+
+    def p_holds(self, seat: Seat, suit: Suit, count: float) -> float:
         """Odds that ``seat`` holds at least one of ``count`` given unseen cards of ``suit``."""
         if seat == self.seat:
             raise ValueError("p_holds is about other seats")
@@ -211,8 +237,10 @@ class Knowledge:
         elif suit is self.trump and self.hakem_weight != 1.0 and self._weighs_hakem(None):
             share = h / (self.hakem_weight * self._hakem_size() + pool - self._hakem_size())
             p_none = (1.0 - share) ** count
-        else:
+        elif isinstance(count, int):
             p_none = comb(pool - h, count) / comb(pool, count) if count <= pool - h else 0.0
+        else:
+            p_none = (1.0 - h / pool) ** count
         p = 1.0 - p_none
         if suit is self.trump and self.likely_no_trump[seat]:
             p *= 0.25
@@ -241,13 +269,13 @@ class Knowledge:
         """Odds that ``seat``, still to play, beats ``best`` in a trick led in ``led``."""
         trump = self.trump
         if best.suit is led:
-            p_higher = self.p_holds(seat, led, self.higher_unseen(best).bit_count())
+            p_higher = self.p_holds_higher(seat, best)
             if led is trump or trump is None:
                 return p_higher
             p_cut = self.p_void(seat, led) * self.p_holds(seat, trump, self.trumps_out())
             return min(1.0, p_higher + p_cut)
         if best.suit is trump:
-            p_over = self.p_holds(seat, trump, self.higher_unseen(best).bit_count())
+            p_over = self.p_holds_higher(seat, best)
             return self.p_void(seat, led) * p_over
         return 0.0  # pragma: no cover - a discard is never the best card
 

@@ -107,6 +107,7 @@ class _Play:
         self.me = k.seat
         self.partner = k.seat.partner
         self.lead_queen = lead_queen
+        self.view = view
         team = k.seat.team
         ours, theirs = view.tricks_won[team], view.tricks_won[1 - team]
         self.ours, self.theirs = ours, theirs
@@ -285,10 +286,13 @@ class _Play:
         drawn = self._draw_trumps(trumps)
         if drawn is not None:
             return drawn
+        queen = self._queen_from_aq(side) if k.tricks_played < 6 else None
+        if queen is not None:
+            return queen
         cashed = self._cash_master(side)
         if cashed is not None:
             return cashed
-        for pick in (self._partner_cuts, self._escape_suit, self._queen_from_aq):
+        for pick in (self._partner_cuts, self._escape_suit):
             card = pick(side)
             if card is not None:
                 return card

@@ -233,7 +233,7 @@ class Knowledge:
         if suit is self.trump and self.hakem_weight != 1.0 and self._weighs_hakem(seat):
             # The hakem chose trump from its five: it holds more trumps than its share.
             share = self.hakem_weight * h / (self.hakem_weight * h + pool - h)
-            p_none = (1.0 - share) ** count
+            p_none = float((1.0 - share) ** count)
         elif suit is self.trump and self.hakem_weight != 1.0 and self._weighs_hakem(None):
             share = h / (self.hakem_weight * self._hakem_size() + pool - self._hakem_size())
             p_none = (1.0 - share) ** count
@@ -241,7 +241,7 @@ class Knowledge:
             p_none = comb(pool - h, count) / comb(pool, count) if count <= pool - h else 0.0
         else:
             p_none = (1.0 - h / pool) ** count
-        p = 1.0 - p_none
+        p: float = 1.0 - p_none
         if suit is self.trump and self.likely_no_trump[seat]:
             p *= 0.25
         return p

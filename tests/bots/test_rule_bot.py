@@ -163,3 +163,27 @@ def test_bam_decision_goes_on_only_when_it_pays() -> None:
     assert estimate_bam(view, samples=8, seed="t") == 1.0
     assert bam_pays(view, samples=8)
     assert RuleBot(seed=0).act(view).to_dict()["go"] is True
+
+
+def _lead_view(hand0: str, trump: Suit = Suit.SPADES) -> Game:
+    """A deal where seat 0 (hakem) holds ``hand0`` and leads the first trick."""
+    mine = parse_cards(hand0)
+    rest = [c for c in parse_cards(" ".join(HANDS)) if c not in mine]
+    game = Game(RuleSet(), hakem=Seat(0))
+    game.apply(Deal.from_hands([mine, rest[:13], rest[13:26], rest[26:39]]))
+    game.apply(ChooseTrump(Seat(0), trump))
+    return game
+
+
+def test_leads_the_queen_from_ace_queen() -> None:
+    """آس بی‌بی: with A-Q (no king) and no trump to draw, the queen is led first."""
+    game = _lead_view("2S 3S AH QH 5H 4H 9D 8D 7D 9C 8C 7C 6C")
+    assert RuleBot().choose_card(view_of(game, Seat(0))) == Card.parse("QH")
+    off = RuleBot(lead_queen=False).choose_card(view_of(game, Seat(0)))
+    assert off == Card.parse("AH")  # without the tactic the master ace is cashed
+
+
+def test_leads_an_escape_suit_singleton_early() -> None:
+    """خال فرار: no master to cash, three low trumps and a singleton diamond: lead it."""
+    game = _lead_view("2S 3S 4S 5D 9H 8H 7H 6H JC TC 9C 8C 7C")
+    assert RuleBot().choose_card(view_of(game, Seat(0))) == Card.parse("5D")

@@ -105,13 +105,16 @@ def test_trump_advisor_explains_its_choice(new_page: Callable[..., Page]) -> Non
     shot(page, "phone-advisor")
 
 
-def test_leaderboard_and_profile_pages_wait_for_accounts(new_page: Callable[..., Page]) -> None:
-    """Without the accounts endpoints the pages say so; with them they list players."""
+def test_leaderboard_and_profile_pages_of_a_guest(new_page: Callable[..., Page]) -> None:
+    """The leaderboard is public; a guest's own profile page asks them to log in."""
     page = new_page()
     page.goto("/#/leaderboard")
-    page.wait_for_selector("#leaderboard, #accounts-soon")
+    page.wait_for_selector("#leaderboard")
     page.goto("/#/profile")
-    page.wait_for_selector("#profile, #accounts-soon")
+    page.wait_for_selector("#profile-error")
+    assert "Log in" in page.inner_text("#profile-error") or "وارد" in page.inner_text(
+        "#profile-error"
+    )
 
 
 def test_a_four_colour_deck_can_be_chosen(new_page: Callable[..., Page]) -> None:
@@ -124,3 +127,33 @@ def test_a_four_colour_deck_can_be_chosen(new_page: Callable[..., Page]) -> None
     assert red != blue
     page.reload()
     assert page.is_checked("#deck4")
+
+
+def test_register_then_quick_match_leaderboard_and_profile(
+    new_page: Callable[..., Page],
+) -> None:
+    """With the accounts endpoints: register from the home page, wait in the quick-match
+    queue (and leave it), see the leaderboard and one's own profile."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector("#login-box")
+    page.fill("#name", "Parisa")
+    page.click("#login-box summary")
+    page.fill("#username", "parisa_web")
+    page.fill("#password", "a long password")
+    page.click("#register")
+    page.wait_for_selector("#account")
+    assert "Parisa" in page.inner_text("#account")
+    shot(page, "phone-home-account")
+    page.click("#quick")
+    page.wait_for_selector("#quick-wait")
+    page.click("#quick-cancel")
+    page.wait_for_selector("#quick-wait", state="detached")
+    page.goto("/#/leaderboard")
+    page.wait_for_selector("#leaderboard")
+    page.click("#period-week")
+    page.wait_for_selector("#period-week.primary")
+    page.goto("/#/profile")
+    page.wait_for_selector("#profile")
+    assert "parisa_web" in page.inner_text("#profile")
+    shot(page, "phone-profile")

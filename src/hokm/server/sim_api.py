@@ -18,6 +18,14 @@ five cards with :mod:`hokm.bots.trump`.
 ('play', 0, 13)
 >>> advise(["AS", "KS", "QS", "2H", "3H"])["suit"]
 'S'
+>>> hands = deal_json("done", 1)["hands"]
+>>> plays = []
+>>> while (state := replay({"hakem": 1, "hands": hands, "trump": "C", "plays": plays}))[
+...     "phase"
+... ] != "over":
+...     plays.append(state["legal"][0])
+>>> state["hakem"], state["trump"], max(state["result"]["tricks"]), len(state["tricks"]) >= 7
+(1, 'C', 7, True)
 """
 
 from __future__ import annotations
@@ -205,9 +213,12 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     if to_move is not None and game.phase is Phase.PLAY:
         legal = [str(c) for c in game.legal_cards(to_move)]
     view = view_of(game, None)
+    hakem = game.hakem
+    if game.hand_results:  # the game moved on: report the finished hand's hakem and trump
+        hakem, trump = game.hand_results[0].hakem, game.hand_results[0].trump
     return {
         "phase": "over" if result is not None else game.phase.value,
-        "hakem": int(game.hakem) if game.hakem is not None else None,
+        "hakem": None if hakem is None else int(hakem),
         "trump": None if trump is None else trump.value,
         "to_move": None if to_move is None else int(to_move),
         "legal": legal,

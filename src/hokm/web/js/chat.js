@@ -1,6 +1,6 @@
 // Chat: free text when allowed, preset phrases and emoji during a hand; refusals are shown.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { EMOJI, phraseText } from "./common.js";
 
 export function inHand(store) {
@@ -76,7 +76,7 @@ export function renderChat(ctx) {
       },
       "💬 ",
       t("chat"),
-      store.chat.length ? h("span.badge", {}, String(Math.min(store.chat.length, 99))) : null,
+      store.chat.length ? h("span.badge", {}, num(Math.min(store.chat.length, 99))) : null,
     ),
     open
       ? h(

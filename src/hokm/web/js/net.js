@@ -27,6 +27,15 @@ export function savedToken() {
   }
 }
 
+/** Drop the guest token (after logging in, the session cookie identifies the player). */
+export function forgetToken() {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* ignore */
+  }
+}
+
 function saveToken(token) {
   try {
     if (token) localStorage.setItem(TOKEN_KEY, token);
@@ -67,28 +76,33 @@ export async function api(path, { method = "GET", body } = {}) {
 
 /** Become (or rename) a guest; keeps the token for the WebSocket and REST. */
 export async function ensureGuest(name) {
+  const me = await api("/api/me").catch(() => null);
+  if (me?.player?.kind && me.player.kind !== "guest") return me.player; // logged in
   const data = await api("/api/guest", { method: "POST", body: { name } });
   saveToken(data.token);
   saveName(data.player.name);
   return data.player;
 }
 
-let openapiPaths = null;
+const probes = new Map();
 
-/** The REST paths the server offers (from /openapi.json), to show pages only when they exist. */
-export async function serverPaths() {
-  if (openapiPaths) return openapiPaths;
-  try {
-    const doc = await api("/openapi.json");
-    openapiPaths = Object.keys(doc?.paths ?? {});
-  } catch {
-    openapiPaths = [];
+/**
+ * Does the server offer ``path`` (GET)? Optional features (accounts, leaderboard, quick
+ * match) are shown only when their endpoint answers with anything but 404.
+ */
+export function offers(path) {
+  if (!probes.has(path)) {
+    const headers = {};
+    const token = savedToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    probes.set(
+      path,
+      fetch(path, { headers, credentials: "same-origin" })
+        .then((res) => res.status !== 404 && res.status !== 405)
+        .catch(() => false),
+    );
   }
-  return openapiPaths;
-}
-
-export async function hasPath(re) {
-  return (await serverPaths()).some((p) => re.test(p));
+  return probes.get(path);
 }
 
 /**
@@ -158,6 +172,11 @@ export class Connection {
       this.ws = null;
       this.player = null;
       this.failPending();
+      if (ev.code === 4001 && savedToken()) {
+        forgetToken(); // a guest token that no longer identifies anyone: use the cookies
+        this.scheduleReconnect();
+        return;
+      }
       if (this.closed || ev.code === 4009 || ev.code === 4002) {
         this.handlers.status(ev.code === 4009 ? "replaced" : "closed");
         return;
@@ -172,7 +191,7 @@ export class Connection {
     if (msg.type === "welcome") {
       this.attempt = 0;
       this.player = msg.player;
-      saveToken(msg.token);
+      if (msg.player?.kind === "guest") saveToken(msg.token);
       this.setClock(msg.server_time);
       this.handlers.status("online");
       if (this.room) this.join();

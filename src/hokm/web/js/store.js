@@ -204,9 +204,11 @@ export class RoomStore {
           game.last_result = ev;
         }
         this.handResult = ev;
+        this.timer = null;
         return "game";
       case "game_ended":
         if (game) game.winner_team = ev.winner_team;
+        this.timer = null;
         return "game";
       case "hakem_chosen":
         if (game) game.hakem = ev.hakem;

@@ -154,6 +154,9 @@ function trickArea(ctx, bottom) {
     flash.shown = true;
   }
   const last = cards.length ? cards[cards.length - 1].card : null;
+  // animate a card once, when it first appears (re-renders must not replay the animation)
+  const fresh = last && winner === null && ctx.ui.animated !== last ? last : null;
+  if (fresh) ctx.ui.animated = last;
   return h(
     "div.trick",
     { id: "trick", "aria-live": "polite", "aria-label": cards.length ? "" : t("empty_trick") },
@@ -162,7 +165,7 @@ function trickArea(ctx, bottom) {
         `div.slot.pos-${seatPosition(seat, bottom)}${winner === seat ? ".won" : ""}`,
         {},
         cardEl(card, {
-          extra: card === last && winner === null ? "fresh" : "",
+          extra: card === fresh ? "fresh" : "",
           label: t("played_by", { card: cardName(card), name: store.seatName(seat) }),
         }),
       ),
@@ -174,6 +177,7 @@ function trickArea(ctx, bottom) {
 function prompt(ctx) {
   const { store, act } = ctx;
   const game = store.game;
+  if (store.table.status === "game_over" || game.phase === "game_over") return null;
   const me = store.mySeat;
   const timerBar = me !== null && store.timer?.seat === me ? countdown(store, me) : null;
   const trumps = store.legal("choose_trump");
@@ -346,8 +350,10 @@ function resultBanner(ctx) {
   const team = teamLabel(store, res.winner_team);
   const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join("، ");
   const points = (res.points || [0, 0])[res.winner_team];
+  const animate = ui.bannerAnimated !== res.hand;
+  ui.bannerAnimated = res.hand;
   return h(
-    `div.result-banner.result-${res.result}#hand-result`,
+    `div.result-banner.result-${res.result}${animate ? ".enter" : ""}#hand-result`,
     { role: "status" },
     h("strong.result-name", {}, t(`result_${res.result}`)),
     h("div", {}, t("won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points })),
@@ -371,8 +377,7 @@ function gameOver(ctx) {
   const game = store.game;
   const win = game.winner_team;
   const me = store.mySeat;
-  const headline =
-    me === null || me === undefined ? t("won_game", { team: teamLabel(store, win ?? 0) }) : me % 2 === win ? t("we_won") : t("we_lost");
+  const headline = me === null || me === undefined ? "" : me % 2 === win ? t("we_won") : t("we_lost");
   if (ui.games === null) {
     ui.games = [];
     fetch(`/api/rooms/${store.code}/games`)
@@ -388,7 +393,12 @@ function gameOver(ctx) {
     "div.panel.game-over#game-over",
     { role: "region", "aria-label": t("game_result") },
     h("h2", {}, t("game_result"), ": ", headline),
-    h("p", {}, t("won_game", { team: [win, win + 2].map((s) => store.seatName(s)).join("، ") }), " ", `${num(game.score?.[0] ?? 0)} – ${num(game.score?.[1] ?? 0)}`),
+    h("p", {}, t("won_game", { team: [win, win + 2].map((s) => store.seatName(s)).join(t("and")) })),
+    h(
+      "p#final-score",
+      {},
+      [0, 1].map((team) => h("span.final", {}, `${t("team_n", { n: team + 1 })} (${[team, team + 2].map((s) => store.seatName(s)).join(t("and"))}): `, h("b", {}, num(game.score?.[team] ?? 0)))),
+    ),
     lastGame
       ? h(
           "div.row",

@@ -1,52 +1,121 @@
-// Leaderboard and profiles: shown when the server offers the accounts endpoints, else a note.
+// Leaderboard and profiles: shown from the accounts endpoints when the server offers them
+// (GET /api/leaderboard, /api/players/{id}, /api/accounts/me), else a note.
 import { h, mount } from "../dom.js";
-import { num, t } from "../i18n.js";
-import { api, serverPaths } from "../net.js";
+import { lang, num, t } from "../i18n.js";
+import { api, offers } from "../net.js";
 
-async function findPath(re) {
-  return (await serverPaths()).find((p) => re.test(p)) ?? null;
+function tierName(tier) {
+  if (!tier) return "";
+  if (typeof tier === "string") return tier;
+  return lang() === "fa" ? tier.persian ?? tier.name : tier.name ?? tier.persian;
 }
 
 export async function render(main, params, path) {
   const isProfile = path.startsWith("/profile");
-  const id = params[0];
-  const s = { data: null, missing: false, alive: true };
+  const id = params[0] ? decodeURIComponent(params[0]) : null;
+  const s = { data: null, missing: false, error: null, period: "all", alive: true };
 
   async function load() {
+    s.data = null;
     if (isProfile) {
-      const tpl = await findPath(/^\/api\/(players|profiles|accounts|users)\/\{[^}]+\}$/);
-      let target = tpl && id ? tpl.replace(/\{[^}]+\}/, encodeURIComponent(id)) : null;
-      if (!target && !id) target = (await findPath(/^\/api\/me$/)) ?? null;
-      if (!target) {
+      if (!(await offers("/api/accounts/me"))) {
         s.missing = true;
         return;
       }
-      s.data = await api(target).catch(() => null);
-      s.missing = !s.data;
+      const target = id ? `/api/players/${encodeURIComponent(id)}` : "/api/accounts/me";
+      s.data = await api(target).catch((err) => {
+        s.error = err.status === 401 ? t("profile_login") : t("not_found");
+        return null;
+      });
     } else {
-      const lb = await findPath(/leaderboard/);
-      if (!lb) {
+      if (!(await offers("/api/leaderboard"))) {
         s.missing = true;
         return;
       }
-      s.data = await api(lb).catch(() => null);
+      s.data = await api(`/api/leaderboard?period=${s.period}`).catch(() => null);
       s.missing = !s.data;
     }
   }
 
-  function rows(data) {
-    const list = data.leaderboard ?? data.players ?? data.entries ?? data.accounts ?? (Array.isArray(data) ? data : []);
-    return list.map((p, i) =>
+  function leaderboard(data) {
+    const entries = data.entries ?? data.leaderboard ?? [];
+    return [
       h(
-        "tr",
-        {},
-        h("td", {}, num(p.rank ?? i + 1)),
-        h("td", {}, p.id || p.account_id ? h("a", { href: `#/profile/${encodeURIComponent(p.id ?? p.account_id)}` }, p.name ?? p.display_name ?? "?") : p.name ?? "?"),
-        h("td", {}, num(p.points ?? 0)),
-        h("td", {}, p.rating !== undefined && p.rating !== null ? num(Math.round(Number(p.rating))) : "–"),
-        h("td", {}, p.tier ?? ""),
+        "div.row",
+        { role: "group" },
+        ["all", "week"].map((p) =>
+          h(
+            `button${s.period === p ? ".primary" : ""}`,
+            {
+              type: "button",
+              id: `period-${p}`,
+              "aria-pressed": s.period === p ? "true" : "false",
+              onclick: async () => {
+                s.period = p;
+                await load();
+                draw();
+              },
+            },
+            t(`period_${p}`),
+          ),
+        ),
       ),
-    );
+      h(
+        "table.lb-table#leaderboard",
+        {},
+        h("thead", {}, h("tr", {}, [t("rank"), t("player"), t("points")].map((x) => h("th", {}, x)))),
+        h(
+          "tbody",
+          {},
+          entries.map((p) =>
+            h(
+              "tr",
+              { class: data.me?.player_id === p.player_id ? "me" : undefined },
+              h("td", {}, num(p.rank)),
+              h("td", {}, h("a", { href: `#/profile/${encodeURIComponent(p.player_id)}` }, p.name ?? p.username)),
+              h("td", {}, num(p.points)),
+            ),
+          ),
+        ),
+      ),
+      entries.length ? null : h("p.note", {}, "—"),
+      data.me?.rank ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), " · ", t("points"), ": ", num(data.me.points)) : null,
+    ];
+  }
+
+  function profile(p) {
+    const rows = [
+      [t("player"), p.player?.name ?? p.name],
+      [t("username"), p.username],
+      [t("rating"), p.rating !== undefined ? `${num(Math.round(p.rating))}${p.provisional ? ` (${t("provisional")})` : ""}` : null],
+      [t("tier"), tierName(p.tier)],
+      [t("points"), p.points !== undefined ? num(p.points) : null],
+      [t("games_played"), p.games_played !== undefined ? num(p.games_played) : null],
+      [t("games_won"), p.games_won !== undefined ? num(p.games_won) : null],
+    ].filter(([, v]) => v !== null && v !== undefined && v !== "");
+    const recent = p.recent_games ?? [];
+    return [
+      h("dl.rules-list#profile", {}, rows.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+      recent.length
+        ? [
+            h("h2", {}, t("recent_games")),
+            h(
+              "ul#recent-games",
+              {},
+              recent.map((g) =>
+                h(
+                  "li",
+                  {},
+                  h("a", { href: `#/game/${encodeURIComponent(g.game_id)}` }, g.game_id),
+                  " · ",
+                  g.result ?? "",
+                  g.points ? ` · +${num(g.points)}` : "",
+                ),
+              ),
+            ),
+          ]
+        : null,
+    ];
   }
 
   function draw() {
@@ -54,22 +123,9 @@ export async function render(main, params, path) {
     const title = isProfile ? t("profile_title") : t("leaderboard_title");
     let content;
     if (s.missing) content = h("p.note#accounts-soon", {}, isProfile ? t("profile_soon") : t("leaderboard_soon"));
+    else if (s.error) content = h("p.note#profile-error", {}, s.error, " ", h("a", { href: "#/" }, t("nav_home")));
     else if (!s.data) content = h("p.loading", {}, t("loading"));
-    else if (isProfile) {
-      const p = s.data.player ?? s.data.profile ?? s.data.account ?? s.data;
-      content = h(
-        "dl.rules-list#profile",
-        {},
-        ["name", "points", "rating", "tier", "games", "wins"].filter((k) => p[k] !== undefined && p[k] !== null).map((k) => [h("dt", {}, t(k === "name" ? "player" : k)), h("dd", {}, typeof p[k] === "number" ? num(Math.round(p[k])) : String(p[k]))]),
-      );
-    } else {
-      content = h(
-        "table.lb-table#leaderboard",
-        {},
-        h("thead", {}, h("tr", {}, [t("rank"), t("player"), t("points"), t("rating"), t("tier")].map((x) => h("th", {}, x)))),
-        h("tbody", {}, rows(s.data)),
-      );
-    }
+    else content = isProfile ? profile(s.data) : leaderboard(s.data);
     mount(main, h("section.page", {}, h("h1", {}, title), h("div.panel", {}, content)));
   }
 

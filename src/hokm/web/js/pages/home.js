@@ -1,118 +1,214 @@
-// Home: a name, create a room, join by code, quick match, practise against bots.
+// Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { h, mount, toast } from "../dom.js";
 import { num, t } from "../i18n.js";
-import { api, ensureGuest, hasPath, savedName } from "../net.js";
+import { api, ensureGuest, forgetToken, offers, savedName, saveName } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
 export async function render(main) {
   const state = {
     levels: ["easy", "medium", "hard"],
-    quick: null,
+    accounts: false, // the server offers accounts (login, quick match)
+    account: null, // the logged-in account's profile
+    quick: null, // quick-match status while waiting
     busy: false,
     name: savedName(),
     code: "",
+    user: "",
+    alive: true,
+  };
+  let poll = null;
+
+  const guarded = (fn) => async (ev) => {
+    ev?.preventDefault?.();
+    if (state.busy) return;
+    state.busy = true;
+    try {
+      await fn();
+    } catch (err) {
+      toast(refusal(err), "error");
+    } finally {
+      state.busy = false;
+    }
   };
 
-  const draw = () => {
-    const nameInput = h("input#name", {
-      type: "text",
-      maxlength: 24,
-      autocomplete: "nickname",
-      placeholder: t("name_placeholder"),
-      value: state.name,
-      required: true,
-      oninput: (e) => {
-        state.name = e.target.value;
-      },
+  /** An identity to play with: the account, or a guest with the name typed. */
+  const needName = async () => {
+    if (state.account) return state.account.player;
+    const name = state.name.trim();
+    if (!name) {
+      toast(t("name_needed"), "error");
+      document.getElementById("name")?.focus();
+      return null;
+    }
+    return ensureGuest(name);
+  };
+
+  const create = guarded(async () => {
+    if (!(await needName())) return;
+    const data = await api("/api/rooms", { method: "POST", body: {} });
+    location.hash = `#/room/${data.code}`;
+  });
+
+  const join = guarded(async () => {
+    const code = state.code.replace(/\s+/g, "").toUpperCase();
+    if (!code) {
+      document.getElementById("code")?.focus();
+      return;
+    }
+    if (!(await needName())) return;
+    location.hash = `#/room/${code}`;
+  });
+
+  const practice = guarded(async () => {
+    if (!(await needName())) return;
+    const target = Number(document.getElementById("practice-target").value);
+    const level = document.getElementById("practice-level").value;
+    const data = await api("/api/rooms", { method: "POST", body: { rules: { target_points: target } } });
+    sessionStorage.setItem(`hokm.plan.${data.code}`, JSON.stringify({ practice: true, level }));
+    location.hash = `#/room/${data.code}`;
+  });
+
+  // ---- quick match (needs an account on the server's side)
+  const followQuick = (status) => {
+    state.quick = status;
+    if (status?.state === "matched" && status.code) {
+      stopPoll();
+      location.hash = `#/room/${status.code}`;
+      return;
+    }
+    if (status?.state !== "waiting") stopPoll();
+    draw();
+  };
+  const stopPoll = () => {
+    clearInterval(poll);
+    poll = null;
+  };
+  const quick = guarded(async () => {
+    if (!state.account) {
+      toast(t("quick_needs_account"), "error");
+      document.getElementById("login-box")?.setAttribute("open", "");
+      document.getElementById("username")?.focus();
+      return;
+    }
+    followQuick(await api("/api/quick/join", { method: "POST", body: {} }));
+    stopPoll();
+    poll = setInterval(async () => {
+      if (!state.alive) return stopPoll();
+      try {
+        followQuick(await api("/api/quick/status"));
+      } catch (err) {
+        stopPoll();
+        toast(refusal(err), "error");
+      }
+    }, 1500);
+  });
+  const quickCancel = guarded(async () => {
+    stopPoll();
+    await api("/api/quick/leave", { method: "POST", body: {} });
+    state.quick = null;
+    draw();
+  });
+  const quickBots = guarded(async () => {
+    const data = await api("/api/quick/bots", { method: "POST", body: {} });
+    followQuick({ state: "matched", ...data, code: data.code ?? data.room });
+  });
+
+  // ---- accounts
+  const loadAccount = async () => {
+    try {
+      state.account = await api("/api/accounts/me");
+      if (state.account?.player?.name) saveName(state.account.player.name);
+    } catch {
+      state.account = null;
+    }
+  };
+  const signIn = (path) =>
+    guarded(async () => {
+      const username = document.getElementById("username").value.trim();
+      const password = document.getElementById("password").value;
+      const body = { username, password };
+      if (path.endsWith("register") && state.name.trim()) body.name = state.name.trim();
+      await api(path, { method: "POST", body });
+      forgetToken(); // the session cookie identifies us now
+      await loadAccount();
+      draw();
     });
-    const codeInput = h("input#code", {
-      type: "text",
-      maxlength: 12,
-      autocapitalize: "characters",
-      placeholder: t("code_placeholder"),
-      dir: "ltr",
-      value: state.code,
-      oninput: (e) => {
-        state.code = e.target.value;
-      },
-    });
-    const target = h(
-      "select#practice-target",
+  const signOut = guarded(async () => {
+    await api("/api/accounts/logout", { method: "POST", body: {} });
+    forgetToken();
+    state.account = null;
+    draw();
+  });
+
+  function accountPanel() {
+    if (!state.accounts) return null;
+    if (state.account) {
+      const p = state.account;
+      return h(
+        "div.panel.account#account",
+        {},
+        h("span", {}, t("signed_in_as", { name: p.player?.name ?? p.username })),
+        " ",
+        h("a", { href: `#/profile/${encodeURIComponent(p.player?.id ?? "")}` }, t("nav_profile")),
+        " ",
+        h("button.link#logout", { type: "button", onclick: signOut }, t("logout")),
+      );
+    }
+    return h(
+      "details.panel.account#login-box",
       {},
-      [3, 5, 7].map((n) => h("option", { value: n, selected: n === 3 }, num(n))),
-    );
-    const level = h(
-      "select#practice-level",
-      {},
-      state.levels.map((l) =>
-        h("option", { value: l, selected: l === defaultLevel(state.levels) }, levelLabel(l)),
+      h("summary", {}, t("login"), " / ", t("register")),
+      h(
+        "form",
+        { onsubmit: signIn("/api/accounts/login") },
+        h("label", { for: "username" }, t("username")),
+        h("input#username", { type: "text", autocomplete: "username", dir: "auto", value: state.user, oninput: (e) => { state.user = e.target.value; } }),
+        h("label", { for: "password" }, t("password")),
+        h("input#password", { type: "password", autocomplete: "current-password" }),
+        h(
+          "div.row",
+          {},
+          h("button.primary#login", { type: "submit" }, t("login")),
+          h("button#register", { type: "button", onclick: signIn("/api/accounts/register") }, t("register")),
+        ),
       ),
     );
+  }
 
-    const needName = async () => {
-      const name = nameInput.value.trim();
-      if (!name) {
-        toast(t("name_needed"), "error");
-        nameInput.focus();
-        return null;
-      }
-      return ensureGuest(name);
-    };
+  function quickPanel() {
+    const q = state.quick;
+    if (!q || q.state !== "waiting") return null;
+    return h(
+      "div.panel.quick-wait#quick-wait",
+      { role: "status" },
+      h("p", {}, t("quick_match_wait"), " ", t("seconds_left", { n: Math.round(q.waiting_seconds ?? 0) })),
+      h(
+        "div.row",
+        {},
+        q.bots_offered ? h("button.primary#quick-bots", { type: "button", onclick: quickBots }, t("quick_with_bots")) : null,
+        h("button#quick-cancel", { type: "button", onclick: quickCancel }, t("quick_match_cancel")),
+      ),
+    );
+  }
 
-    const guarded = (fn) => async (ev) => {
-      ev?.preventDefault?.();
-      if (state.busy) return;
-      state.busy = true;
-      try {
-        await fn();
-      } catch (err) {
-        toast(refusal(err), "error");
-      } finally {
-        state.busy = false;
-      }
-    };
-
-    const create = guarded(async () => {
-      if (!(await needName())) return;
-      const data = await api("/api/rooms", { method: "POST", body: {} });
-      location.hash = `#/room/${data.code}`;
-    });
-
-    const join = guarded(async () => {
-      const code = codeInput.value.replace(/\s+/g, "").toUpperCase();
-      if (!code) {
-        codeInput.focus();
-        return;
-      }
-      if (!(await needName())) return;
-      location.hash = `#/room/${code}`;
-    });
-
-    const practice = guarded(async () => {
-      if (!(await needName())) return;
-      const data = await api("/api/rooms", {
-        method: "POST",
-        body: { rules: { target_points: Number(target.value) } },
-      });
-      sessionStorage.setItem(
-        `hokm.plan.${data.code}`,
-        JSON.stringify({ practice: true, level: level.value }),
-      );
-      location.hash = `#/room/${data.code}`;
-    });
-
-    const quick = guarded(async () => {
-      if (!(await needName())) return;
-      if (!state.quick) {
-        toast(t("quick_unavailable"), "error");
-        return;
-      }
-      const data = await api(state.quick, { method: "POST", body: {} });
-      const code = data?.code ?? data?.room?.code;
-      if (code) location.hash = `#/room/${code}`;
-      else toast(t("quick_match_wait"));
-    });
-
+  function draw() {
+    if (!state.alive) return;
+    const nameField = state.account
+      ? null
+      : [
+          h("label", { for: "name" }, t("your_name")),
+          h("input#name", {
+            type: "text",
+            maxlength: 24,
+            autocomplete: "nickname",
+            placeholder: t("name_placeholder"),
+            value: state.name,
+            required: true,
+            oninput: (e) => {
+              state.name = e.target.value;
+            },
+          }),
+        ];
     mount(
       main,
       h(
@@ -120,11 +216,11 @@ export async function render(main) {
         {},
         h("h1", {}, t("app_title"), " ", h("span.suits", { "aria-hidden": "true" }, "♠ ♥ ♦ ♣")),
         h("p.intro", {}, t("home_intro")),
+        accountPanel(),
         h(
           "form.panel",
           { onsubmit: create },
-          h("label", { for: "name" }, t("your_name")),
-          nameInput,
+          nameField,
           h(
             "div.row",
             {},
@@ -134,18 +230,34 @@ export async function render(main) {
               {
                 type: "button",
                 onclick: quick,
-                disabled: !state.quick,
-                title: state.quick ? undefined : t("quick_unavailable"),
+                disabled: !state.accounts,
+                title: state.accounts ? undefined : t("quick_unavailable"),
               },
               t("quick_match"),
             ),
           ),
         ),
+        quickPanel(),
         h(
           "form.panel",
           { onsubmit: join },
           h("label", { for: "code" }, t("room_code")),
-          h("div.row", {}, codeInput, h("button#join", { type: "submit" }, t("join_room"))),
+          h(
+            "div.row",
+            {},
+            h("input#code", {
+              type: "text",
+              maxlength: 12,
+              autocapitalize: "characters",
+              placeholder: t("code_placeholder"),
+              dir: "ltr",
+              value: state.code,
+              oninput: (e) => {
+                state.code = e.target.value;
+              },
+            }),
+            h("button#join", { type: "submit" }, t("join_room")),
+          ),
         ),
         h(
           "form.panel",
@@ -154,8 +266,24 @@ export async function render(main) {
           h(
             "div.row",
             {},
-            h("label", {}, t("practice_target"), " ", target),
-            h("label", {}, t("practice_level"), " ", level),
+            h(
+              "label",
+              {},
+              t("practice_target"),
+              " ",
+              h("select#practice-target", {}, [3, 5, 7].map((n) => h("option", { value: n, selected: n === 3 }, num(n)))),
+            ),
+            h(
+              "label",
+              {},
+              t("practice_level"),
+              " ",
+              h(
+                "select#practice-level",
+                {},
+                state.levels.map((l) => h("option", { value: l, selected: l === defaultLevel(state.levels) }, levelLabel(l))),
+              ),
+            ),
           ),
           h("button.primary#practice", { type: "submit" }, t("start_practice")),
         ),
@@ -168,19 +296,35 @@ export async function render(main) {
         ),
       ),
     );
-  };
+  }
 
   draw();
   // Features that exist only when the server offers them.
-  botLevels().then((levels) => {
+  Promise.all([botLevels(), offers("/api/accounts/me")]).then(async ([levels, accounts]) => {
     if (levels.length) state.levels = levels;
-    hasPath(/quick|match/).then(async (yes) => {
-      if (yes) {
-        const paths = await import("../net.js").then((m) => m.serverPaths());
-        state.quick = paths.find((p) => /quick|match/.test(p) && !p.includes("{")) ?? null;
-      }
-      if (main.querySelector(".home")) draw();
-    });
+    state.accounts = accounts;
+    if (accounts) await loadAccount();
+    if (accounts && state.account) {
+      const status = await api("/api/quick/status").catch(() => null);
+      if (status?.state === "waiting") quickResume(status);
+    }
+    draw();
   });
-  return { refresh: draw };
+  function quickResume(status) {
+    state.quick = status;
+    poll = setInterval(async () => {
+      try {
+        followQuick(await api("/api/quick/status"));
+      } catch {
+        stopPoll();
+      }
+    }, 1500);
+  }
+  return {
+    refresh: draw,
+    cleanup: () => {
+      state.alive = false;
+      stopPoll();
+    },
+  };
 }

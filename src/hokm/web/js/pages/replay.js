@@ -8,8 +8,8 @@ import { refusal } from "../common.js";
 
 export async function render(main, [gameId]) {
   const s = { record: null, hands: [], hand: 0, trick: 0, verify: null, error: null, alive: true };
-  const names = () => (s.record?.players || []).map((p, i) => (typeof p === "string" ? p : p?.name) || t("seat_n", { n: i + 1 }));
-  const seatName = (i) => names()[i] || t("seat_n", { n: i + 1 });
+  const names = () => (s.record?.players || []).map((p) => (typeof p === "string" ? p : p?.name) || null);
+  const seatName = (i) => names()[i] || `${t("bot")} ${num(i + 1)}`;
 
   async function load() {
     try {

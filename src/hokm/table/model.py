@@ -33,7 +33,7 @@ class TableConfig:
     hand_pause: float = 2.0  # seconds between a hand's end (or the ace draw) and the next deal
     restore_grace: float = 15.0  # after a restart no deadline fires sooner than this
     max_members: int = 40
-    log_size: int = 500  # events kept for events_since(); older clients get a snapshot
+    log_size: int = 300  # events kept for events_since(); older clients get a snapshot
     chat_size: int = 100  # chat messages kept for snapshots
     timeout_bot_level: str = "medium"  # the bot that moves for a human who timed out or left
     replies_kept: int = 512  # remembered (player, action_id) replies

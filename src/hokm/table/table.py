@@ -135,6 +135,7 @@ class Table:
         self._claim: tuple[int, float] | None = None  # (game_version, when) of a handed-out turn
         self.forced_version: int | None = None  # game_version whose decision timed out
         self._out: Outcome = Outcome()
+        self._seats_shared: tuple[str | None, ...] = ()
         self.created_at = now
 
     # ------------------------------------------------------------------ public queries
@@ -535,6 +536,10 @@ class Table:
     ) -> TableEvent:
         self.version += 1
         seats = self._seat_players()
+        if seats == self._seats_shared:
+            seats = self._seats_shared  # one tuple shared by the events of a game
+        else:
+            self._seats_shared = seats
         event = TableEvent(self.version, kind, data, engine, seats, audience)
         self.log.append(event)
         self._out.events.append(event)
@@ -891,7 +896,7 @@ class Table:
                 "turn", {"kind": "hakem", "seat": None, "deadline": now + self.rules.turn_seconds}
             )
         for event in game.events:  # a kept hakem is already chosen
-            self._emit(event.kind, {}, engine=event)
+            self._emit(event.kind, _NO_DATA, engine=event)
         if game.phase is Phase.DEAL:
             self._arm(Deadline("deal", now + self.config.hand_pause))
 
@@ -902,9 +907,9 @@ class Table:
         self.deadlines.pop("turn", None)
         self.deadlines.pop("bot", None)
         self.deadlines.pop("hakem", None)
-        extra = {"auto": True} if auto else {}
         for event in events:
-            self._emit(event.kind, dict(extra) if event.kind in _ACT_KINDS else {}, engine=event)
+            data = _AUTO if auto and event.kind in _ACT_KINDS else _NO_DATA
+            self._emit(event.kind, data, engine=event)
             if isinstance(event, HandEnded):
                 self.commitment = None
         self.game_version = self.version
@@ -1092,6 +1097,9 @@ class Table:
         self._set_status("between_games" if completed else "lobby")
 
 
+# Shared, never mutated: the extra data of engine events (render copies before adding).
+_NO_DATA: dict[str, Any] = {}
+_AUTO: dict[str, Any] = {"auto": True}
 _ACT_KINDS = {"card_played", "trump_chosen", "bam_decided", "redealt", "hakem_chosen"}
 
 

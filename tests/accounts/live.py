@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import secrets
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -24,7 +24,7 @@ import hokm.server.app as app_module
 from hokm.accounts.store import AccountStore
 from hokm.client import HokmClient
 from hokm.server import Settings, accounts_api, create_app
-from hokm.server.accounts_api import AccountsState, SessionAuthenticator
+from hokm.server.accounts_api import AccountsState, RoomStarter, SessionAuthenticator
 from hokm.storage import SqlStorage
 from hokm.table import TableConfig
 
@@ -36,6 +36,7 @@ CHEAP_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
 class Live:
     url: str
     app: Starlette
+    opened: list[httpx.AsyncClient] = field(default_factory=list)
 
     @property
     def accounts(self) -> AccountsState:
@@ -49,7 +50,10 @@ class Live:
         return self.accounts.service.store
 
     def http(self, **kwargs: Any) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=self.url, timeout=10, **kwargs)
+        """An HTTP client (closed with the server if the test does not close it)."""
+        client = httpx.AsyncClient(base_url=self.url, timeout=10, **kwargs)
+        self.opened.append(client)
+        return client
 
     async def account(self, username: str, password: str = "password-1") -> httpx.AsyncClient:
         """An HTTP client logged in as a new account (the session is in its cookie jar)."""
@@ -92,11 +96,18 @@ async def live_server(
             task.result()
         await asyncio.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
+    live = Live(f"http://127.0.0.1:{port}", app)
+    starter = live.accounts.quick.start_match
+    assert isinstance(starter, RoomStarter)
+    starter.overrides = {"target_points": 1}  # games that are played out last one hand
     try:
-        yield Live(f"http://127.0.0.1:{port}", app)
+        yield live
     finally:
+        for client in live.opened:
+            await client.aclose()
         server.should_exit = True
         await task
+        await asyncio.gather(*starter.tasks)  # they end once the rooms are stopped
         if backend == "postgresql":
             storage = SqlStorage(pg_url, prefix=prefix)
             await AccountStore(storage).drop_all()

@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hokm.accounts.errors import AccountError, InvalidInputError, NotAuthenticatedError
-from hokm.accounts.matchmaking import QUICK_PRESET, Match, MatchmakingConfig, QuickMatchQueue
+from hokm.accounts.matchmaking import Match, MatchmakingConfig, QuickMatchQueue
 from hokm.accounts.rating import PROVISIONAL_GAMES, Tier
 from hokm.accounts.security import SESSION_COOKIE, Passwords
 from hokm.accounts.service import SESSION_DAYS, AccountService, Session
@@ -36,10 +36,10 @@ __all__ = [
     "AccountsState",
     "GuestOnlyAuthenticator",
     "QuickMatch",
+    "RoomStarter",
     "SessionAuthenticator",
     "install",
     "outcome_of",
-    "room_starter",
     "routes",
     "setup",
 ]
@@ -166,17 +166,30 @@ class QuickMatch:
                 self.matched[player] = {"code": code, "seat": seat, **match.to_dict()}
 
 
-def room_starter(rooms: Any, *, bot_level: str | None = None) -> StartMatch:
-    """Start a quick game in a new room: the players seated as matched, bots on the other seats.
+class RoomStarter:
+    """Starts a quick game in a new room: the players seated as matched, bots elsewhere.
 
-    ``rooms`` is the server's ``RoomManager``. The first human is the room's owner; the game
-    starts at once (the table waits for the players to connect).
+    ``rooms`` is the server's ``RoomManager``. The first human is the room's owner. The game
+    starts as soon as every matched human is connected to the room, or after
+    ``connect_wait`` seconds anyway (then a bot plays for whoever is missing, as for a
+    disconnect). ``overrides`` change rule options of the match's preset (tests shorten the
+    game; the server leaves it empty).
     """
 
-    async def start(match: Match, people: dict[str, Identity]) -> str:
+    def __init__(
+        self, rooms: Any, *, bot_level: str | None = None, connect_wait: float = 20.0
+    ) -> None:
+        self.rooms = rooms
+        self.bot_level = bot_level
+        self.connect_wait = connect_wait
+        self.overrides: dict[str, Any] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def __call__(self, match: Match, people: dict[str, Identity]) -> str:
         humans = match.humans
         owner = people[humans[0]]
-        actor = await rooms.create(owner, RuleSet.preset(QUICK_PRESET), preset=QUICK_PRESET)
+        rules = RuleSet.preset(match.preset, **self.overrides)
+        actor = await self.rooms.create(owner, rules, preset=match.preset)
         for player in humans[1:]:
             await _ok(actor.command(None, player, {"type": "join", "name": people[player].name}))
         for seat, sitter in enumerate(match.players):
@@ -184,16 +197,32 @@ def room_starter(rooms: Any, *, bot_level: str | None = None) -> StartMatch:
                 cmd: dict[str, Any] = {"type": "sit", "seat": seat, "player": sitter}
             else:
                 cmd = {"type": "add_bot", "seat": seat}
-                if bot_level is not None:
-                    cmd["level"] = bot_level
+                if self.bot_level is not None:
+                    cmd["level"] = self.bot_level
             await _ok(actor.command(None, owner.id, cmd))
-        await _ok(actor.command(None, owner.id, {"type": "start"}))
+        task = asyncio.get_running_loop().create_task(self._start_when_connected(actor, humans))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
         return str(actor.code)
 
-    return start
+    def _stopping(self) -> bool:
+        return bool(getattr(self.rooms, "_stopping", False))
+
+    async def _start_when_connected(self, actor: Any, humans: list[str]) -> None:
+        deadline = time.monotonic() + self.connect_wait
+        while time.monotonic() < deadline and not self._stopping():
+            members = actor.table.members
+            if all(p in members and members[p].is_connected for p in humans):
+                break
+            await asyncio.sleep(0.05)
+        if self._stopping() or actor.table.owner is None:
+            return
+        reply = await actor.command(None, actor.table.owner, {"type": "start"})
+        if reply.get("type") == "error":  # e.g. a matched player left the room before the start
+            log.info("quick room %s did not start: %s", actor.code, reply.get("code"))
 
 
-async def _ok(reply: Awaitable[dict[str, Any]]) -> None:
+async def _ok(reply: Awaitable[dict[str, Any]]) -> None:  # setting up a fresh room cannot fail
     frame = await reply
     if frame.get("type") == "error":
         raise RuntimeError(f"a quick room could not be set up: {frame}")
@@ -289,7 +318,7 @@ async def install(
 async def setup(server: ServerState) -> AccountsState:
     """The server's plugin hook (``hokm.server.app``): accounts on the server's storage."""
     service = AccountService(AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS))
-    state = await install(server.auth, service, start_match=room_starter(server.rooms))
+    state = await install(server.auth, service, start_match=RoomStarter(server.rooms))
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)

@@ -1,0 +1,245 @@
+"""Quick match, rating, leavers, bots and account points with real clients on a running server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from hokm.client import ClientError, HokmClient, ServerError
+from hokm.table.model import GameResult
+from tests.accounts.live import Live
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+def _over(client: HokmClient) -> bool:
+    return any((e.get("event") or {}).get("kind") == "game_result" for e in client.events)
+
+
+def _result(client: HokmClient) -> GameResult:
+    frame = next(e for e in client.events if (e.get("event") or {}).get("kind") == "game_result")
+    data = {k: v for k, v in frame["event"].items() if k != "kind"}
+    return GameResult.from_dict(data)
+
+
+async def _accounts(live: Live, prefix: str, n: int = 4) -> list[httpx.AsyncClient]:
+    return [await live.account(f"{prefix}{i}") for i in range(n)]
+
+
+async def _pid(http: httpx.AsyncClient) -> str:
+    return str((await http.get("/api/me")).json()["player"]["id"])
+
+
+async def _profile(http: httpx.AsyncClient) -> dict[str, Any]:
+    response = await http.get("/api/accounts/me")
+    assert response.status_code == 200
+    return dict(response.json())
+
+
+async def _match_four(live: Live, prefix: str) -> tuple[list[httpx.AsyncClient], dict[str, Any]]:
+    """Four fresh accounts join the queue and are matched; returns their statuses by client."""
+    people = await _accounts(live, prefix)
+    answers = [(await p.post("/api/quick/join")).json() for p in people]
+    assert [a["state"] for a in answers[:3]] == ["waiting"] * 3
+    statuses = [(await p.get("/api/quick/status")).json() for p in people]
+    assert {s["state"] for s in statuses} == {"matched"}
+    assert len({s["code"] for s in statuses}) == 1
+    return people, {"statuses": statuses, "code": statuses[0]["code"]}
+
+
+async def _seated(live: Live, people: list[httpx.AsyncClient], code: str) -> list[HokmClient]:
+    """Everyone connects and joins the room; the game starts once all are there."""
+    clients = [await live.ws(p) for p in people]
+    for client in clients:
+        await client.join(code)
+    for client in clients:
+        await client.wait_event("game_started")
+    return clients
+
+
+async def _autoplay(client: HokmClient) -> None:
+    """Play the first legal action whenever this client has one, until the game's result."""
+    give_up = time.monotonic() + 90
+    while not _over(client):
+        assert time.monotonic() < give_up, "the game did not end"
+        legal = client.legal
+        if not legal:
+            with contextlib.suppress(ClientError):
+                await client.wait_for(lambda c: bool(c.legal) or _over(c), timeout=0.5)
+            continue
+        seen = client.version
+        action = {k: v for k, v in legal[0].items() if k != "seat"}
+        try:
+            await client.act(action)
+        except ServerError as exc:  # a race with the table's own move: look again
+            if exc.code not in ("stale_version", "not_your_turn", "wrong_phase"):
+                raise
+        with contextlib.suppress(ClientError):
+            await client.wait_for(lambda c, v=seen: c.version != v or _over(c), timeout=0.5)
+
+
+async def _play_out(clients: list[HokmClient]) -> None:
+    await asyncio.gather(*(_autoplay(c) for c in clients))
+
+
+async def test_four_humans_are_matched_into_a_platform_a_game(live: Live) -> None:
+    """Four humans of similar rating get one room, all seated, rated, with the platform-a rules."""
+    starter: Any = live.accounts.quick.start_match
+    shortened, starter.overrides = starter.overrides, {}
+    try:
+        people, match = await _match_four(live, "quad")
+    finally:
+        starter.overrides = shortened
+    statuses = match["statuses"]
+    assert all(s["rated"] and s["preset"] == "platform-a" for s in statuses)
+    assert sorted(s["seat"] for s in statuses) == [0, 1, 2, 3]
+    clients = await _seated(live, people, match["code"])  # it starts once all are connected
+    table = clients[0].table or {}
+    rules = table["rules"]
+    assert (rules["turn_seconds"], rules["trump_seconds"], rules["target_points"]) == (15, 20, 7)
+    assert table["preset"] == "platform-a"
+    assert [s["kind"] for s in table["seats"]] == ["human"] * 4
+    for client in clients:
+        await client.close()
+
+
+async def test_a_rated_game_moves_winners_up_and_losers_down_once(live: Live) -> None:
+    """At a quick game's end winners go up and losers down, exactly once; points +1 each."""
+    people, match = await _match_four(live, "rated")
+    statuses = match["statuses"]
+    clients = await _seated(live, people, match["code"])
+    await _play_out(clients)
+    result = _result(clients[0])
+    assert result.status == "completed" and result.winner_team in (0, 1)
+    profiles = [await _profile(p) for p in people]
+    for status, profile in zip(statuses, profiles, strict=True):
+        won = status["seat"] % 2 == result.winner_team
+        assert profile["rated_games"] == 1 and profile["games_played"] == 1
+        assert (profile["mu"] > 25) is won and (profile["mu"] < 25) is not won
+        assert profile["points"] == (1 if won else 0) and profile["games_won"] == int(won)
+        game = profile["recent_games"][0]
+        assert game["quick"] and game["rated"] and game["result"] == ("won" if won else "lost")
+        record = await people[0].get(game["record"])
+        assert record.status_code == 200 and record.json()["format"] == "hokm-record/1"
+    # the server reports the same game again (a retry): nothing changes
+    again = await live.accounts.game_finished(
+        result, game_id=f"{match['code']}-1", code=match["code"]
+    )
+    assert again is False
+    assert [await _profile(p) for p in people] == profiles
+    for client in clients:
+        await client.close()
+
+
+async def test_a_leaver_takes_a_loss_and_the_partner_is_not_punished(live: Live) -> None:
+    people, match = await _match_four(live, "quit")
+    seats = [s["seat"] for s in match["statuses"]]
+    clients = await _seated(live, people, match["code"])
+    leaver = seats.index(0)
+    partner = seats.index(2)
+    await clients[leaver].command("leave")
+    await clients[leaver].close()
+    others = [c for i, c in enumerate(clients) if i != leaver]
+    await _play_out(others)
+    result = _result(others[0])
+    assert result.left and result.left[0][1] == 0
+    profiles = [await _profile(p) for p in people]
+    assert profiles[leaver]["mu"] < 25 and profiles[leaver]["rated_games"] == 1
+    assert profiles[leaver]["recent_games"][0]["result"] == "left"
+    assert profiles[leaver]["games_won"] == 0 and profiles[leaver]["points"] == 0
+    assert profiles[partner]["mu"] == 25 and profiles[partner]["rated_games"] == 0
+    for i in (seats.index(1), seats.index(3)):
+        assert profiles[i]["mu"] > 25 and profiles[i]["rated_games"] == 1
+    for client in others:
+        await client.close()
+
+
+async def test_closing_a_quick_game_counts_as_leaving_for_the_owner(live: Live) -> None:
+    people, match = await _match_four(live, "closer")
+    seats = [s["seat"] for s in match["statuses"]]
+    clients = await _seated(live, people, match["code"])
+    owner = seats.index(0)  # the first matched human owns the room
+    await clients[owner].command("close_game")
+    await asyncio.gather(*(c.wait_for(_over) for c in clients))
+    profiles = [await _profile(p) for p in people]
+    partner = seats.index((seats[owner] + 2) % 4)
+    assert profiles[owner]["mu"] < 25 and profiles[owner]["recent_games"][0]["result"] == "left"
+    assert profiles[partner]["rated_games"] == 0
+    for client in clients:
+        await client.close()
+
+
+async def test_bots_are_offered_after_the_wait_and_that_game_is_unrated(live: Live) -> None:
+    """A lone player may take bots after 60 s; the game counts for points, not for rating."""
+    (http,) = await _accounts(live, "lonely", 1)
+    assert (await http.post("/api/quick/join")).json()["state"] == "waiting"
+    status = (await http.get("/api/quick/status")).json()
+    assert status["bots_offered"] is False
+    early = await http.post("/api/quick/bots")
+    assert early.status_code == 400 and "s to go" in early.json()["message"]
+    quick = live.accounts.quick
+    quick.clock = lambda: time.time() + 61
+    try:
+        assert (await http.get("/api/quick/status")).json()["bots_offered"] is True
+        matched = (await http.post("/api/quick/bots")).json()
+    finally:
+        quick.clock = time.time
+    assert matched["state"] == "matched" and matched["rated"] is False
+    assert matched["players"].count(None) == 3
+    (client,) = await _seated(live, [http], matched["code"])
+    await _play_out([client])
+    result = _result(client)
+    won = result.winner_team == matched["seat"] % 2
+    profile = await _profile(http)
+    assert profile["rated_games"] == 0 and profile["mu"] == 25
+    assert profile["games_played"] == 1 and profile["points"] == (1 if won else 0)
+    assert profile["recent_games"][0]["quick"] and not profile["recent_games"][0]["rated"]
+    await client.close()
+
+
+async def test_the_queue_waits_for_close_ratings_and_widens(live: Live) -> None:
+    people = await _accounts(live, "gap")
+    strong = await _pid(people[3])
+    await live.store.storage._write(_set_mu(live, strong, 40.0))
+    for p in people:
+        await p.post("/api/quick/join")
+    assert {(await p.get("/api/quick/status")).json()["state"] for p in people} == {"waiting"}
+    quick = live.accounts.quick
+    quick.clock = lambda: time.time() + 200
+    try:
+        states = [(await p.get("/api/quick/status")).json() for p in people]
+    finally:
+        quick.clock = time.time
+    assert {s["state"] for s in states} == {"matched"}
+
+
+def _set_mu(live: Live, player: str, mu: float) -> Any:
+    table = live.store.t.ratings
+
+    async def write(conn: Any) -> None:
+        await conn.execute(
+            table.insert().values(player_id=player, mu=mu, sigma=2.0, games=30, updated_at=0)
+        )
+
+    return write
+
+
+async def test_queue_rules_join_leave_and_accounts_only(live: Live) -> None:
+    (http,) = await _accounts(live, "queuer", 1)
+    assert (await http.post("/api/quick/join")).status_code == 200
+    twice = await http.post("/api/quick/join")
+    assert twice.status_code == 409 and twice.json()["code"] == "already_queued"
+    assert (await http.post("/api/quick/leave")).json() == {"state": "idle"}
+    assert (await http.post("/api/quick/leave")).status_code == 409
+    assert (await http.get("/api/quick/status")).json() == {"state": "idle"}
+    guest = HokmClient(live.url)
+    await guest.guest("Guesty")
+    async with live.http() as anon:
+        headers = {"Authorization": f"Bearer {guest.token}"}
+        refused = await anon.post("/api/quick/join", headers=headers)
+        assert refused.status_code == 401 and refused.json()["code"] == "not_authenticated"

@@ -10,7 +10,7 @@ Play(seat=<Seat.S2: 2>, card=Card('QS'))
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from hokm.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit
@@ -141,25 +141,30 @@ class Deal:
 
     hands: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
     seed: str | None = None
+    # True when built from a whole deck, so the engine may skip re-checking it.
+    _whole_deck: bool = field(default=False, compare=False, repr=False)
     type: ClassVar[str] = "deal"
 
     @classmethod
-    def from_seed(cls, seed: str, hakem: Seat) -> Deal:
+    def from_seed(cls, seed: str, hakem: Seat | int) -> Deal:
         """Deal the seed's deck 5-4-4, one round at a time, starting at the hakem."""
-        return cls.from_deck(deck_from_seed(seed), hakem, seed=seed)
+        return cls._deal(deck_from_seed(seed), hakem, seed)
 
     @classmethod
-    def from_deck(cls, deck: Sequence[Card], hakem: Seat, *, seed: str | None = None) -> Deal:
-        if len(deck) != 52 or len(set(deck)) != 52:
+    def from_deck(cls, deck: Sequence[Card], hakem: Seat | int, *, seed: str | None = None) -> Deal:
+        if len(deck) != 52 or len({c.index for c in deck}) != 52:
             raise InvalidNotationError("a deck is 52 different cards")
-        hands: list[list[Card]] = [[], [], [], []]
-        pos = 0
-        for size in DEAL_ROUNDS:
-            for k in range(4):
-                hands[(hakem + k) % 4].extend(deck[pos : pos + size])
-                pos += size
-        h0, h1, h2, h3 = (tuple(h) for h in hands)
-        return cls((h0, h1, h2, h3), seed)
+        return cls._deal(deck, hakem, seed)
+
+    @classmethod
+    def _deal(cls, deck: Sequence[Card], hakem: Seat | int, seed: str | None) -> Deal:
+        # Deck positions 0-4 go to the hakem, 5-9 to the next seat, …; then 20-23 to the
+        # hakem, …; then 36-39 to the hakem, … (5-4-4, always starting at the hakem).
+        hands: list[tuple[Card, ...]] = [(), (), (), ()]
+        for k in range(4):
+            a, b, c = 5 * k, 20 + 4 * k, 36 + 4 * k
+            hands[(hakem + k) & 3] = (*deck[a : a + 5], *deck[b : b + 4], *deck[c : c + 4])
+        return cls((hands[0], hands[1], hands[2], hands[3]), seed, True)
 
     @classmethod
     def from_hands(cls, hands: Sequence[Sequence[Card]], *, seed: str | None = None) -> Deal:
@@ -170,11 +175,13 @@ class Deal:
 
     def problem(self) -> str | None:
         """Why this is not a valid deal of all 52 cards, or None."""
+        if self._whole_deck:
+            return None
         for seat, hand in enumerate(self.hands):
             if len(hand) != 13:
                 return f"seat {seat} holds {len(hand)} cards, not 13"
         h0, h1, h2, h3 = self.hands
-        if len({*h0, *h1, *h2, *h3}) == 52:
+        if len({c.index for c in (*h0, *h1, *h2, *h3)}) == 52:
             return None
         seen: set[Card] = set()
         for hand in self.hands:

@@ -82,7 +82,14 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+# Enum members are slow to look up on the class; the hot paths use these module constants.
+_CHOOSE_HAKEM = Phase.CHOOSE_HAKEM
+_DEAL = Phase.DEAL
+_TRUMP = Phase.TRUMP
 _PLAY = Phase.PLAY
+_BAM = Phase.BAM
+_GAME_OVER = Phase.GAME_OVER
+_NOTHING_HELD: Any = (((), (), (), ()),) * 4  # holdings before a deal: immutable
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +142,35 @@ def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit
 class Game:
     """One game of Hokm. See the module docstring for an example."""
 
+    __slots__ = (
+        "_cards",
+        "_held",
+        "_led",
+        "ace_draw",
+        "bam_decision",
+        "bam_team",
+        "deal",
+        "events",
+        "first_hakem_method",
+        "hakem",
+        "hand_number",
+        "hand_results",
+        "history",
+        "initial_hakem",
+        "initial_hakem_method",
+        "leader",
+        "phase",
+        "plays",
+        "rules",
+        "score",
+        "to_move",
+        "trick",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "winner_team",
+    )
+
     def __init__(
         self,
         rules: RuleSet | None = None,
@@ -144,7 +180,9 @@ class Game:
         first_hakem: str | None = None,
     ) -> None:
         self.rules = rules if rules is not None else _DEFAULT_RULES
-        self.initial_hakem: Seat | None = None if hakem is None else Seat(hakem)
+        self.initial_hakem: Seat | None = (
+            None if hakem is None else hakem if type(hakem) is Seat else Seat(hakem)
+        )
         self.initial_hakem_method = hakem_method
         if first_hakem is not None and first_hakem not in _FIRST_HAKEM_METHODS:
             raise InvalidNotationError(
@@ -163,21 +201,24 @@ class Game:
         self.ace_draw: DrawAces | None = None
         self._reset_hand()
         if self.initial_hakem is None:
-            self.phase = Phase.CHOOSE_HAKEM
+            self.phase = _CHOOSE_HAKEM
         else:
             self._set_first_hakem(self.initial_hakem, hakem_method, None)
 
     # ------------------------------------------------------------------ state helpers
 
     def _reset_hand(self) -> None:
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.deal: Deal | None = None
-        # Holdings per seat and suit (index S, H, D, C), each sorted by deal order.
-        self.holdings: list[list[list[Card]]] = [[[], [], [], []] for _ in range(4)]
+        # What each seat holds, per suit (index S, H, D, C) in deal order: the cards, and in
+        # parallel the interned Play actions of that seat (legal actions are slices of these).
+        self._cards: list[list[list[Card]]] = _NOTHING_HELD  # replaced (not changed) by a deal
+        self._held: list[list[list[Play]]] = _NOTHING_HELD
         self.trump: Suit | None = None
         self.leader: Seat | None = None
         self.to_move: Seat | None = None
         self.trick: list[Card] = []
+        self._led = -1  # suit index of the current trick's first card; -1 before it
         self.tricks: list[Trick] = []
         self.tricks_won = [0, 0]
         self.plays: list[Card] = []
@@ -187,7 +228,7 @@ class Game:
     def _set_first_hakem(self, hakem: Seat, method: str, draw: DrawAces | None) -> list[Event]:
         self.hakem = hakem
         self.ace_draw = draw
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         event = HakemChosen(
             hakem,
             method,
@@ -199,31 +240,45 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def is_chance(self) -> bool:
         """True when the next action is chance: the first hakem (not manual) or a deal."""
-        return self.phase is Phase.DEAL or (
-            self.phase is Phase.CHOOSE_HAKEM and self.first_hakem_method != "manual"
+        return self.phase is _DEAL or (
+            self.phase is _CHOOSE_HAKEM and self.first_hakem_method != "manual"
         )
 
     def hand_of(self, seat: Seat | int) -> list[Card]:
         """The cards ``seat`` holds now (five while trump is being chosen)."""
-        return [c for suit in self.holdings[seat] for c in suit]
+        a, b, c, d = self._cards[seat]
+        return [*a, *b, *c, *d]
+
+    def hand_size(self, seat: Seat | int) -> int:
+        """How many cards ``seat`` holds now (public: everyone can count them)."""
+        a, b, c, d = self._cards[seat]
+        return len(a) + len(b) + len(c) + len(d)
+
+    @property
+    def holdings(self) -> list[list[list[Card]]]:
+        """The cards of each seat per suit (S, H, D, C), in deal order."""
+        return [[list(suit) for suit in seat] for seat in self._cards]
 
     @property
     def hands(self) -> list[list[Card]]:
         """The cards each seat holds now."""
         return [self.hand_of(seat) for seat in _SEATS]
 
-    def _hold(self, hands: tuple[tuple[Card, ...], ...] | list[tuple[Card, ...]]) -> None:
-        holdings: list[list[list[Card]]] = [[[], [], [], []] for _ in range(4)]
-        self.holdings = holdings
+    def _hold(self, hands: tuple[tuple[Card, ...], ...]) -> None:
+        """Add dealt cards to what each seat holds."""
         for seat, cards in enumerate(hands):
-            by_suit = holdings[seat]
+            by_suit = self._cards[seat]
+            plays_by_suit = self._held[seat]
+            plays = _PLAYS[seat]
             for card in cards:
-                by_suit[card.suit_index].append(card)
+                suit = card.suit_index
+                by_suit[suit].append(card)
+                plays_by_suit[suit].append(plays[card.index])
 
     @property
     def current_trick(self) -> list[tuple[Seat, Card]]:
@@ -236,14 +291,14 @@ class Game:
 
     def legal_cards(self, seat: Seat | int | None = None) -> list[Card]:
         """The cards ``seat`` (default: the seat to move) may play now; empty if none."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return []
         mover = self.to_move
         if seat is not None and seat != mover:
             return []
-        by_suit = self.holdings[mover]  # type: ignore[index]
-        if self.trick:
-            follow = by_suit[self.trick[0].suit_index]
+        by_suit = self._cards[mover]  # type: ignore[index]
+        if self._led >= 0:
+            follow = by_suit[self._led]
             if follow:
                 return follow[:]
         return [*by_suit[0], *by_suit[1], *by_suit[2], *by_suit[3]]
@@ -255,15 +310,14 @@ class Game:
             mover = self.to_move
             if mover is None or (seat is not None and seat != mover):
                 return []
-            plays = _PLAYS[mover]
-            by_suit = self.holdings[mover]
-            trick = self.trick
-            if trick:
-                follow = by_suit[trick[0].suit_index]
+            by_suit = self._held[mover]
+            led = self._led
+            if led >= 0:
+                follow = by_suit[led]
                 if follow:
-                    return [plays[c.index] for c in follow]
-            return [plays[c.index] for suit in by_suit for c in suit]
-        if phase is Phase.TRUMP:
+                    return follow[:]  # type: ignore[return-value]  # list[Play] is list[Action]
+            return [*by_suit[0], *by_suit[1], *by_suit[2], *by_suit[3]]
+        if phase is _TRUMP:
             hakem = self.hakem
             if hakem is None or (seat is not None and seat != hakem):
                 return []
@@ -271,7 +325,7 @@ class Game:
             if self._may_redeal_weak_five():
                 actions.append(RequestRedeal(hakem))
             return actions
-        if phase is Phase.BAM:
+        if phase is _BAM:
             assert self.bam_team is not None
             seats = [s for s in _SEATS if s.team == self.bam_team]
             if seat is not None:
@@ -310,9 +364,37 @@ class Game:
 
     def apply(self, action: Action) -> list[Event]:
         """Check and apply ``action``; return the events it produced."""
-        if isinstance(action, Play):
-            events = self._apply_play(action)
-        elif isinstance(action, ChooseTrump):
+        if type(action) is Play or isinstance(action, Play):
+            # The hot path of every playout: check and apply a play in one pass.
+            seat = action.seat
+            card = action.card
+            if self.phase is not _PLAY or seat != self.to_move:
+                self._check_play(action)  # raises the precise error
+            suit = card.suit_index
+            by_suit = self._cards[seat]
+            same_suit = by_suit[suit]
+            try:
+                position = same_suit.index(card)  # cards compare by identity: a quick search
+            except ValueError:
+                position = -1
+            led = self._led
+            if position < 0 or (led >= 0 and suit != led and by_suit[led]):
+                self._check_play(action)  # raises the precise error
+            del same_suit[position]
+            del self._held[seat][suit][position]
+            trick = self.trick
+            trick.append(card)
+            self.plays.append(card)
+            self.history.append(action)
+            played = _CARD_PLAYED[seat][card.index]
+            if len(trick) < 4:
+                if led < 0:
+                    self._led = suit
+                self.to_move = _SEATS[(seat + 1) & 3]
+                self.events.append(played)
+                return [played]
+            return self._finish_trick(played)
+        if isinstance(action, ChooseTrump):
             self._check_trump_phase(action)
             events = self._do_trump(action)
         elif isinstance(action, RequestRedeal):
@@ -347,14 +429,14 @@ class Game:
     def choose_trump(self, suit: Suit | str) -> list[Event]:
         if isinstance(suit, str):
             suit = Suit.parse(suit)
-        if self.phase is not Phase.TRUMP or self.hakem is None:
+        if self.phase is not _TRUMP or self.hakem is None:
             raise WrongPhaseError(f"trump is chosen in phase trump, not {self.phase.value}")
         return self.apply(ChooseTrump(self.hakem, suit))
 
     # ------------------------------------------------------------------ checks
 
     def _check_first_hakem(self, action: SetHakem | DrawAces) -> None:
-        if self.phase is not Phase.CHOOSE_HAKEM:
+        if self.phase is not _CHOOSE_HAKEM:
             raise WrongPhaseError("the first hakem is already chosen")
         method = self.first_hakem_method
         if isinstance(action, DrawAces):
@@ -369,14 +451,14 @@ class Game:
             raise IllegalActionError("first_hakem is ace_draw: the hakem is found by an ace draw")
 
     def _check_deal(self, deal: Deal) -> None:
-        if self.phase is not Phase.DEAL:
+        if self.phase is not _DEAL:
             raise WrongPhaseError(f"no deal is due in phase {self.phase.value}")
         problem = deal.problem()
         if problem is not None:
             raise IllegalActionError(f"invalid deal: {problem}")
 
     def _check_trump_phase(self, action: ChooseTrump | RequestRedeal) -> None:
-        if self.phase is not Phase.TRUMP:
+        if self.phase is not _TRUMP:
             raise WrongPhaseError(f"trump is chosen in phase trump, not {self.phase.value}")
         if action.seat != self.hakem:
             raise NotYourTurnError(f"only the hakem (seat {self.hakem}) names trump")
@@ -386,13 +468,13 @@ class Game:
             raise IllegalActionError("a redeal needs a first five with no card of rank 10 or more")
 
     def _check_play(self, action: Play) -> None:
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise WrongPhaseError(f"cards are played in phase play, not {self.phase.value}")
         seat = action.seat
         if seat != self.to_move:
             raise NotYourTurnError(f"not seat {int(seat)}'s turn: seat {self.to_move} is to play")
         card = action.card
-        by_suit = self.holdings[seat]
+        by_suit = self._cards[seat]
         if card not in by_suit[card.suit_index]:
             raise IllegalActionError(f"seat {int(seat)} does not hold {card}")
         if self.trick:
@@ -404,7 +486,7 @@ class Game:
                 )
 
     def _check_bam(self, action: DecideBam) -> None:
-        if self.phase is not Phase.BAM:
+        if self.phase is not _BAM:
             raise WrongPhaseError(f"bam is decided in phase bam, not {self.phase.value}")
         if action.seat.team != self.bam_team:
             raise NotYourTurnError(f"only team {self.bam_team}, at 7–0, decides on bam")
@@ -415,9 +497,12 @@ class Game:
         hakem = self.hakem
         assert hakem is not None
         self.deal = deal
-        first = tuple(h[:5] for h in deal.hands)
+        h0, h1, h2, h3 = deal.hands
+        first = (h0[:5], h1[:5], h2[:5], h3[:5])
+        self._cards = [[[], [], [], []] for _ in range(4)]
+        self._held = [[[], [], [], []] for _ in range(4)]
         self._hold(first)
-        self.phase = Phase.TRUMP
+        self.phase = _TRUMP
         self.to_move = hakem
         commitment = None if deal.seed is None else seed_commitment(deal.seed)
         events: list[Event] = [
@@ -431,8 +516,9 @@ class Game:
         deal = self.deal
         assert deal is not None
         self.trump = action.suit
-        rest = tuple(h[5:] for h in deal.hands)
-        self._hold(deal.hands)
+        h0, h1, h2, h3 = deal.hands
+        rest = (h0[5:], h1[5:], h2[5:], h3[5:])
+        self._hold(rest)
         events: list[Event] = [
             TrumpChosen(action.seat, action.suit),
             CardsDealt(2, rest, (13, 13, 13, 13)),
@@ -440,9 +526,9 @@ class Game:
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
             for seat in _SEATS:
-                if not self.holdings[seat][action.suit.ordinal]:
+                if not self._cards[seat][action.suit.ordinal]:
                     return events + self._do_redeal("no_trump", seat)
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.leader = self.to_move = self.hakem
         return events
 
@@ -453,68 +539,45 @@ class Game:
         self.events.append(event)
         return [event]
 
-    def _apply_play(self, action: Play) -> list[Event]:
-        """Check and apply a play in one pass (the hot path of every playout)."""
-        seat = action.seat
-        card = action.card
-        trick = self.trick
-        if self.phase is not _PLAY or seat != self.to_move:
-            self._check_play(action)  # raises the precise error
-        same_suit = self.holdings[seat][card.suit_index]
-        if card not in same_suit or (
-            trick
-            and card.suit_index != trick[0].suit_index
-            and self.holdings[seat][trick[0].suit_index]
-        ):
-            self._check_play(action)
-        same_suit.remove(card)
-        trick.append(card)
-        self.plays.append(card)
-        played = _CARD_PLAYED[seat][card.index]
-        if len(self.trick) < 4:
-            self.to_move = _SEATS[(seat + 1) & 3]
-            self.events.append(played)
-            return [played]
-        return self._finish_trick(played)
-
     def _finish_trick(self, played: CardPlayed) -> list[Event]:
         leader = self.leader
         assert leader is not None
         cards = tuple(self.trick)
         winner = trick_winner(leader, cards, self.trump)
-        self.tricks.append(Trick(leader, cards, winner))
+        tricks = self.tricks
+        tricks.append(Trick(leader, cards, winner))
         team = winner & 1
-        self.tricks_won[team] += 1
-        won = TrickWon(
-            len(self.tricks) - 1, leader, cards, winner, (self.tricks_won[0], self.tricks_won[1])
-        )
-        events: list[Event] = [played, won]
-        self.events.extend(events)
+        won = self.tricks_won
+        won[team] += 1
+        taken = won[team]
+        event = TrickWon(len(tricks) - 1, leader, cards, winner, (won[0], won[1]))
+        self.events += (played, event)
         self.trick = []
+        self._led = -1
         self.leader = self.to_move = winner
         if self.bam_decision:
             assert self.bam_team is not None
             if team != self.bam_team:
-                return events + self._end_failed_bam()
-            if self.tricks_won[team] == 13:
-                return events + self._end_bam()
-            return events
-        if self.tricks_won[team] == TRICKS_TO_WIN:
-            if self.rules.bam and self.tricks_won[1 - team] == 0:
-                self.phase = Phase.BAM
+                return [played, event, *self._end_failed_bam()]
+            if taken == 13:
+                return [played, event, *self._end_bam()]
+            return [played, event]
+        if taken == TRICKS_TO_WIN:
+            if self.rules.bam and won[1 - team] == 0:
+                self.phase = _BAM
                 self.bam_team = team
                 offered = BamOffered(team)
                 self.events.append(offered)
-                return [*events, offered]
-            return events + self._end_normal(team)
-        return events
+                return [played, event, offered]
+            return [played, event, *self._end_normal(team)]
+        return [played, event]
 
     def _do_bam(self, action: DecideBam) -> list[Event]:
         self.bam_decision = action.go
         decided = BamDecided(action.seat, action.go)
         self.events.append(decided)
         if action.go:
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             return [decided]
         assert self.bam_team is not None
         return [decided, *self._end_normal(self.bam_team)]
@@ -593,7 +656,7 @@ class Game:
         self._reset_hand()
         target = self.rules.target_points
         if game_won or score[winner_team] >= target:
-            self.phase = Phase.GAME_OVER
+            self.phase = _GAME_OVER
             self.winner_team = winner_team
             events.append(GameEnded(winner_team, score))
         elif max(score) >= target:  # pragma: no cover - only the winner's score rises
@@ -609,7 +672,7 @@ class Game:
         With ``keep`` the hakem of the end of this game starts; with ``manual`` pass
         ``first_hakem``; with ``ace_draw`` or ``random`` the new game waits for that chance action.
         """
-        if self.phase is not Phase.GAME_OVER:
+        if self.phase is not _GAME_OVER:
             raise WrongPhaseError("a next game starts only when this game is over")
         method = self.rules.next_game_hakem
         if method == "keep":

@@ -23,12 +23,11 @@ and reveals the seed after the hand, so anyone can re-derive the deal.
 from __future__ import annotations
 
 import hashlib
+import operator
 import secrets
 import struct
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from hokm.engine.cards import Card
+from hokm.engine.cards import ALL_CARDS, Card
 
 __all__ = ["SeedStream", "deck_from_seed", "new_seed", "seed_commitment"]
 
@@ -64,34 +63,28 @@ class SeedStream:
 
 def deck_from_seed(seed: str, *, purpose: str = "deal") -> list[Card]:
     """The shuffled 52-card deck for ``seed`` (see the module docstring)."""
-    from hokm.engine.cards import ALL_CARDS
-
     deck = list(ALL_CARDS)
     prefix = seed.encode() + b"\x00" + purpose.encode() + b"\x00"
-    # Fast path: 7 blocks give 56 words, enough unless a word is rejected (rare).
-    words = struct.unpack(
-        ">56I", b"".join(hashlib.sha256(prefix + k.to_bytes(8, "big")).digest() for k in range(7))
-    )
-    pos = 0
-    for i in range(51, 0, -1):
-        n = i + 1
-        limit = _LIMITS[n]
-        while pos < 56 and words[pos] >= limit:
-            pos += 1
-        if pos >= 56:
-            return _deck_slow(seed, purpose)
-        j = words[pos] % n
-        pos += 1
+    # Fast path: 7 blocks give 56 words, and the 51 swaps need 51 words unless one is
+    # rejected, which happens with probability below 2**-25 per deck; then the reference
+    # implementation (the same algorithm, word by word) takes over.
+    sha256 = hashlib.sha256
+    words = _UNPACK(b"".join([sha256(prefix + k).digest() for k in _BLOCKS]))
+    if any(map(operator.ge, words, _SIZE_LIMITS)):
+        return _deck_slow(seed, purpose)
+    for i, j in zip(_POSITIONS, map(operator.mod, words, _SIZES), strict=False):
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
-_LIMITS = [0] + [(1 << 32) - ((1 << 32) % n) for n in range(1, 53)]
+_UNPACK = struct.Struct(">56I").unpack
+_BLOCKS = tuple(k.to_bytes(8, "big") for k in range(7))
+_SIZES = tuple(range(52, 1, -1))  # i + 1 for i = 51 … 1
+_POSITIONS = tuple(range(51, 0, -1))
+_SIZE_LIMITS = tuple((1 << 32) - ((1 << 32) % n) for n in _SIZES)
 
 
 def _deck_slow(seed: str, purpose: str) -> list[Card]:
-    from hokm.engine.cards import ALL_CARDS
-
     deck = list(ALL_CARDS)
     stream = SeedStream(seed, purpose)
     for i in range(51, 0, -1):

@@ -162,7 +162,7 @@ def view_of(game: Game, seat: Seat | int | None) -> SeatView:
     """The view of ``seat`` (``None``: a spectator, who sees no hidden card)."""
     own = None if seat is None else Seat(seat)
     hand = () if own is None else tuple(sort_hand(game.hand_of(own), game.trump))
-    sizes = [sum(len(suit) for suit in game.holdings[s]) for s in range(4)]
+    sizes = [game.hand_size(s) for s in range(4)]
     draw = game.ace_draw
     last = game.hand_results[-1] if game.hand_results else None
     legal = () if own is None else tuple(a.to_dict() for a in game.legal_actions(own))

@@ -1,0 +1,28 @@
+"""``hokm bench``: the engine section runs and reports rates (figures go to the docs)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hokm.cli import main
+from hokm.cli.bench import random_hands
+from hokm.engine import RuleSet
+
+
+def test_random_hands_plays_complete_hands() -> None:
+    assert random_hands(20, rules=RuleSet.preset("classic")) == 20
+
+
+def test_the_engine_section_reports_each_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "engine", "--repeat", "1", "--scale", "0.01", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    names = [m["name"] for m in results["sections"]["engine"]]
+    assert names[0].startswith("random hands, public API")
+    assert all(m["value"] > 0 and m["unit"].endswith("/s") for m in results["sections"]["engine"])
+
+
+def test_unknown_sections_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "nope"]) == 2
+    assert "unknown section" in capsys.readouterr().out

@@ -1,0 +1,102 @@
+"""Account points and the leaderboard, as the server records games and serves them over HTTP."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from hokm.accounts.points import week_start
+from hokm.accounts.store import GameOutcome
+from hokm.table.model import GameResult
+from tests.accounts.live import Live
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+_games = iter(range(1_000_000))
+
+
+def _result(
+    players: tuple[str | None, ...], winner: int | None, *, par_bam: bool = False
+) -> GameResult:
+    a, b, c, d = players
+    return GameResult(
+        table_id="T",
+        game=2,
+        status="completed" if winner is not None else "cancelled",
+        winner_team=winner,
+        score=(7, 3) if winner == 0 else (3, 7),
+        players=(a, b, c, d),
+        bots=tuple("medium" if p is None else None for p in players),  # type: ignore[arg-type]
+        results=("par_bam",) if par_bam else ("normal",),
+        par_bam=par_bam,
+        left=(),
+    )
+
+
+async def _finish(live: Live, result: GameResult) -> None:
+    game_id = f"PTS{next(_games)}-{time.monotonic_ns()}"
+    assert await live.accounts.game_finished(result, game_id=game_id, code=None)
+
+
+async def _ids(live: Live, prefix: str, n: int) -> tuple[list[httpx.AsyncClient], list[str]]:
+    clients = [await live.account(f"{prefix}{i}") for i in range(n)]
+    ids = [str((await c.get("/api/me")).json()["player"]["id"]) for c in clients]
+    return clients, ids
+
+
+async def _me(http: httpx.AsyncClient) -> dict[str, Any]:
+    return dict((await http.get("/api/accounts/me")).json())
+
+
+async def test_winners_get_a_point_par_bam_two_bots_none(live: Live) -> None:
+    (a, b, c), (ia, ib, ic) = await _ids(live, "pts", 3)
+    await _finish(live, _result((ia, ib, None, None), 0))  # a wins with a bot partner
+    await _finish(live, _result((ia, ib, None, ic), 1, par_bam=True))  # b and c by par-bam
+    await _finish(live, _result((ia, ib, None, None), None))  # cancelled: nothing
+    assert [(await _me(x))["points"] for x in (a, b, c)] == [1, 2, 2]
+    assert [(await _me(x))["games_won"] for x in (a, b, c)] == [1, 1, 1]
+    assert [(await _me(x))["games_played"] for x in (a, b, c)] == [2, 2, 1]
+    assert (await _me(a))["rated_games"] == 0  # games outside quick match are never rated
+
+
+async def test_leaderboard_pages_weeks_and_my_place(live: Live) -> None:
+    clients, ids = await _ids(live, "lb", 4)
+    for _ in range(3):
+        await _finish(live, _result((ids[0], None, None, None), 0))
+    await _finish(live, _result((ids[1], None, ids[2], None), 0))
+    last_week = int(week_start_ms() - 86_400_000)
+    old = GameOutcome(f"OLD{time.monotonic_ns()}", (ids[3], None, None, None), 0)
+    await live.store.record_game(
+        GameOutcome(old.game_id, old.players, 0, par_bam=True, finished_at=last_week)
+    )
+    viewer = clients[1]
+    board = (await viewer.get("/api/leaderboard", params={"period": "all", "per_page": 100})).json()
+    mine = [e for e in board["entries"] if e["player_id"] in ids]
+    assert [(e["username"], e["points"]) for e in mine] == [
+        ("lb0", 3),
+        ("lb3", 2),
+        ("lb1", 1),
+        ("lb2", 1),
+    ]
+    assert mine[2]["rank"] == mine[3]["rank"]  # a tie shares its rank
+    assert board["me"] == {"player_id": ids[1], "rank": mine[2]["rank"], "points": 1}
+    week = (await viewer.get("/api/leaderboard", params={"period": "week", "per_page": 100})).json()
+    assert ids[3] not in [e["player_id"] for e in week["entries"]]  # last week's points only
+    page = (await viewer.get("/api/leaderboard", params={"page": 2, "per_page": 1})).json()
+    assert page["page"] == 2 and len(page["entries"]) == 1 and page["total"] >= 4
+    first = (await viewer.get("/api/leaderboard", params={"page": 1, "per_page": 1})).json()
+    assert first["entries"][0]["rank"] == 1 and first["entries"] != page["entries"]
+    async with live.http() as anonymous:
+        assert (await anonymous.get("/api/leaderboard")).json()["me"] is None
+        for params in ({"period": "year"}, {"page": "0"}, {"per_page": "500"}, {"page": "x"}):
+            bad = await anonymous.get("/api/leaderboard", params=params)
+            assert bad.status_code == 400 and bad.json()["code"] == "invalid_input"
+
+
+def week_start_ms() -> int:
+    from datetime import UTC, datetime
+
+    return int(week_start(datetime.now(UTC)).timestamp() * 1000)

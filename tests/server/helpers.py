@@ -67,40 +67,37 @@ class ServerProcess:
         self.extra = extra
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
+        self.runs = 0
+        self.log = db
 
     async def start(self, port: int = 0) -> str:
         args = [sys.executable, "-m", "hokm", "serve", "--port", str(port), "--db", str(self.db)]
         env = {**os.environ, "HOKM_SECRET": "test-secret", "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [*args, *self.extra],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-        )
-        assert self.proc.stdout is not None
-        loop = asyncio.get_running_loop()
-        for _ in range(200):
-            line = await asyncio.wait_for(loop.run_in_executor(None, self.proc.stdout.readline), 30)
-            match = re.search(r"running on http://127\.0\.0\.1:(\d+)", line)
+        self.runs += 1
+        self.log = self.db.with_name(f"server-{self.runs}.log")
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(
+                [*args, *self.extra],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=env,
+                start_new_session=True,  # its own process group: kill() takes its workers too
+            )
+        for _ in range(600):
+            match = re.search(r"running on http://127\.0\.0\.1:(\d+)", self.log.read_text())
             if match:
                 self.url = f"http://127.0.0.1:{match.group(1)}"
-                loop.run_in_executor(None, self._drain)
                 return self.url
-            if not line and self.proc.poll() is not None:
+            if self.proc.poll() is not None:
                 break
-        raise RuntimeError("the server did not start")
-
-    def _drain(self) -> None:
-        proc = self.proc
-        if proc is not None and proc.stdout is not None:
-            for _ in proc.stdout:
-                pass
+            await asyncio.sleep(0.05)
+        raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:
         """``kill -9``: no shutdown code runs."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
+        os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
     def stop(self) -> None:
@@ -110,7 +107,7 @@ class ServerProcess:
             try:
                 self.proc.wait(20)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(5)
 
 

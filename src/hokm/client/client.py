@@ -187,13 +187,16 @@ class HokmClient:
             self.version = int(frame["version"])
             self.table = frame.get("table")
             self.you = frame.get("you")
-            self.view = (self.table or {}).get("game")
-            self.timer = (self.table or {}).get("timer")
+            self.view = frame.get("game")
+            self.timer = frame.get("turn")
         elif kind == "event":
             self._event(frame)
         elif kind == "events":
             for item in frame.get("events", []):
                 self._event(item)
+            self.version = max(self.version, int(frame.get("version", self.version)))
+            if "game" in frame:
+                self.view = frame["game"]
             if "you" in frame:
                 self.you = frame["you"]
         ref = frame.get("ref")
@@ -215,8 +218,9 @@ class HokmClient:
         self.version = max(self.version, int(frame.get("version", self.version)))
         if "game" in frame:
             self.view = frame["game"]
-        if "timer" in frame:
-            self.timer = frame["timer"]
+        event = frame.get("event")
+        if isinstance(event, dict) and event.get("kind") == "turn":
+            self.timer = event
         if "table" in frame and isinstance(frame["table"], dict):
             self.table = frame["table"]
         if "you" in frame:

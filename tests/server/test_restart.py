@@ -1,0 +1,80 @@
+"""A restart — kill -9 or a clean stop — loses no acknowledged action; clients resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hokm.client import HokmClient
+from tests.server.helpers import ServerProcess, table_with_bots
+
+SLOW = {"target_points": 1, "turn_seconds": 120, "trump_seconds": 120}
+STABLE = ("hand", "trump", "trick", "tricks", "tricks_won", "score", "hakem", "to_move", "legal")
+
+
+def _same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return all(a[key] == b[key] for key in STABLE)
+
+
+async def _my_turn_after_acting(client: HokmClient, moves: int) -> None:
+    for _ in range(moves):
+        await client.wait_for(lambda c: bool(c.legal))
+        await client.act({k: v for k, v in client.legal[0].items() if k != "seat"})
+    await client.wait_for(lambda c: bool(c.legal))
+
+
+async def _rejoin(
+    url: str, token: str | None, code: str, last: int
+) -> tuple[HokmClient, dict[str, Any]]:
+    client = HokmClient(url, token=token)
+    await client.connect()
+    frame = await client.join(code, last_version=last)
+    return client, frame
+
+
+async def test_kill_and_clean_restart_mid_hand(tmp_path: Path) -> None:
+    """Tables, the hand, chat and timers come back after kill -9 and after a clean stop."""
+    server = ServerProcess(tmp_path / "hokm.db", "--bot-delay", "0", "--hand-pause", "0")
+    try:
+        url = await server.start()
+        owner, code = await table_with_bots(url, rules=SLOW)
+        await owner.chat(text="before the restart")
+        await owner.command("start")
+        await _my_turn_after_acting(owner, 3)  # trump (if hakem) and cards, all acknowledged
+        before = dict(owner.view or {})
+        acked = owner.version
+
+        server.kill()  # kill -9: no shutdown code runs
+        url = await server.start()
+        owner2, frame = await _rejoin(url, owner.token, code, acked)
+        assert frame["type"] in ("events", "snapshot") and frame["version"] >= acked
+        assert _same_game(frame["game"], before)
+        reload = HokmClient(url, token=owner.token)  # a page reload: no last version
+        await reload.connect()
+        frame = await reload.join(code)
+        assert frame["type"] == "snapshot" and _same_game(frame["game"], before)
+        assert [m["text"] for m in frame["chat"]] == ["before the restart"]
+        assert frame["table"]["status"] == "playing"
+        assert frame["turn"]["seat"] == 0 and frame["turn"]["deadline"] > frame["server_time"]
+        await reload.close()
+
+        await _my_turn_after_acting(owner2, 2)
+        before = dict(owner2.view or {})
+        acked = owner2.version
+        server.stop()  # a clean stop stores snapshots
+        url = await server.start()
+        owner3, frame = await _rejoin(url, owner.token, code, acked)
+        assert _same_game(frame["game"], before)
+
+        await owner3.play_until(
+            lambda c: any(e["event"]["kind"] == "game_result" for e in c.events), timeout=60
+        )
+        games = (await owner3.rest("GET", f"/api/rooms/{code}/games"))["games"]
+        assert len(games) == 1 and not games[0]["cancelled"]
+        record = await owner3.rest("GET", games[0]["record"])
+        first_hand = record["hands"][0]
+        assert len(first_hand["plays"]) >= 7 * 4 - 3
+        for client in (owner, owner2, owner3):
+            await client.close()
+    finally:
+        server.stop()

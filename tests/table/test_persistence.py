@@ -92,3 +92,23 @@ def test_a_lobby_round_trips_and_stays_unpaused(clock: Clock) -> None:
 def test_a_broken_table_state_is_refused_clearly(data: object) -> None:
     with pytest.raises(InvalidNotationError):
         Table.from_dict(data, now=0.0)  # type: ignore[arg-type]
+
+
+def test_after_a_restart_people_get_a_grace_but_bots_do_not_wait(clock: Clock) -> None:
+    table = _mid_hand(clock)
+    # Find a moment when a bot is to move, and one when a person is.
+    for _ in range(40):
+        if "bot" in table.deadlines and table.seats[table.deadlines["bot"].seat or 0].kind == "bot":
+            break
+        for player in ("ann", "bob"):
+            if my_turn(table, player):
+                play_any(table, clock, player, random.Random(1))
+        table.advance(clock.advance(0.25))
+    bot_at = table.deadlines["bot"].at
+    restored = _restore(table, clock.advance(600))
+    restored.connect("ann", clock.now)
+    assert restored.deadlines["bot"].at <= clock.now  # due at once after the resume
+    assert len(restored.pending_bot_turns(clock.now)) == 1
+    assert bot_at < clock.now
+    # Bob has not come back since the restart: his grace period runs from the resume.
+    assert restored.deadlines["grace_warn:bob"].at == clock.now + 60

@@ -470,7 +470,9 @@ class Table:
         cls, data: Mapping[str, Any], *, now: float, seed_source: SeedSource = new_seed
     ) -> Table:
         """Rebuild a table saved by :meth:`to_dict` after a restart. Nobody is connected yet,
-        so a game in progress is paused; every deadline is at least ``restore_grace`` away."""
+        so a game in progress is paused; every deadline of a person (a turn, the manual hakem
+        choice, a grace period) is at least ``restore_grace`` away; bots and deals go on as
+        soon as the table resumes."""
         if not isinstance(data, Mapping) or data.get("format") != "hokm-table/1":
             raise InvalidNotationError("not a hokm-table/1 state")
         try:
@@ -513,9 +515,9 @@ class Table:
         grace = config.restore_grace
         for key, raw in data["deadlines"].items():
             d = Deadline.from_dict(raw)
-            table.deadlines[key] = Deadline(
-                d.kind, max(d.at + shift, now + grace), d.seat, d.player
-            )
+            # People get a grace after a restart; bots and deals simply go on when resumed.
+            at = d.at + shift if d.kind in ("bot", "deal") else max(d.at + shift, now + grace)
+            table.deadlines[key] = Deadline(d.kind, at, d.seat, d.player)
         if table._status == "playing":
             table.paused_at = now  # resumes when a human connects
         return table
@@ -880,13 +882,7 @@ class Table:
             },
         )
         self.game_version = self.version
-        for seat, slot in enumerate(self.seats):
-            member = self.members.get(slot.player) if slot.player is not None else None
-            if slot.kind == "human" and member is not None and not member.is_connected:
-                at = now + self.rules.grace_seconds
-                self._arm(
-                    Deadline("grace_warn", at, seat, member.player), f"grace_warn:{member.player}"
-                )
+        self._arm_missing_graces(now)
         if not self.connected_players():
             self.paused_at = now
             self._emit("paused", {})
@@ -1044,6 +1040,22 @@ class Table:
             self._set_status("lobby")
             self.game = None
 
+    def _arm_missing_graces(self, now: float) -> None:
+        """Every seated player who is not connected during a game has a grace period running."""
+        for seat, slot in enumerate(self.seats):
+            player = slot.player
+            member = self.members.get(player) if player is not None else None
+            if slot.kind != "human" or member is None or member.is_connected:
+                continue
+            if f"grace_warn:{member.player}" in self.deadlines:
+                continue
+            if f"grace_cancel:{member.player}" in self.deadlines:
+                continue
+            at = now + self.rules.grace_seconds
+            self._arm(
+                Deadline("grace_warn", at, seat, member.player), f"grace_warn:{member.player}"
+            )
+
     def _resume(self, now: float) -> None:
         assert self.paused_at is not None
         shift = now - self.paused_at
@@ -1052,6 +1064,7 @@ class Table:
             k: Deadline(d.kind, d.at + shift, d.seat, d.player) for k, d in self.deadlines.items()
         }
         self._emit("resumed", {})
+        self._arm_missing_graces(now)  # e.g. players who have not come back after a restart
         turn = self._turn_info()
         if turn is not None:
             self._emit("turn", {k: v for k, v in turn.items()})

@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import functools
 import secrets
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,11 +23,12 @@ from starlette.applications import Starlette
 
 import hokm.server.app as app_module
 from hokm.accounts.store import AccountStore
-from hokm.client import HokmClient
+from hokm.client import ClientError, HokmClient, ServerError
 from hokm.server import Settings, accounts_api, create_app
 from hokm.server.accounts_api import AccountsState, RoomStarter, SessionAuthenticator
 from hokm.storage import SqlStorage
 from hokm.table import TableConfig
+from hokm.table.model import GameResult
 
 FAST = TableConfig(bot_delay=0.0, hand_pause=0.0, restore_grace=0.2)
 CHEAP_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
@@ -113,3 +115,34 @@ async def live_server(
             await AccountStore(storage).drop_all()
             await storage.drop_all()
             await storage.engine.dispose()
+
+
+def game_over(client: HokmClient) -> bool:
+    return any((e.get("event") or {}).get("kind") == "game_result" for e in client.events)
+
+
+def game_result(client: HokmClient) -> GameResult:
+    frame = next(e for e in client.events if (e.get("event") or {}).get("kind") == "game_result")
+    data = {k: v for k, v in frame["event"].items() if k != "kind"}
+    return GameResult.from_dict(data)
+
+
+async def autoplay(client: HokmClient) -> None:
+    """Play the first legal action whenever this client has one, until the game's result."""
+    give_up = time.monotonic() + 90
+    while not game_over(client):
+        assert time.monotonic() < give_up, "the game did not end"
+        legal = client.legal
+        if not legal:
+            with contextlib.suppress(ClientError):
+                await client.wait_for(lambda c: bool(c.legal) or game_over(c), timeout=0.5)
+            continue
+        seen = client.version
+        action = {k: v for k, v in legal[0].items() if k != "seat"}
+        try:
+            await client.act(action)
+        except ServerError as exc:  # a race with the table's own move: look again
+            if exc.code not in ("stale_version", "not_your_turn", "wrong_phase"):
+                raise
+        with contextlib.suppress(ClientError):
+            await client.wait_for(lambda c, v=seen: c.version != v or game_over(c), timeout=0.5)

@@ -7,7 +7,7 @@ from http.cookies import SimpleCookie
 import pytest
 
 from hokm.client import HokmClient
-from tests.accounts.live import Live
+from tests.accounts.live import Live, autoplay, game_result
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -244,12 +244,24 @@ async def test_profile_rename_and_public_profile(live: Live) -> None:
     await http.aclose()
 
 
-async def test_a_guest_becomes_an_account_and_its_guest_token_stops_working(live: Live) -> None:
+async def test_a_guest_becomes_an_account_keeps_its_history_and_its_guest_token_dies(
+    live: Live,
+) -> None:
+    """A guest plays a game with bots, registers: same id, the game and its points stay."""
     guest = HokmClient(live.url, name="Mehman")
-    await guest.guest("Mehman")
+    await guest.connect()
+    code = await guest.create_room(rules={"target_points": 1})
+    await guest.join(code)
+    await guest.command("sit", seat=0)
+    for seat in (1, 2, 3):
+        await guest.command("add_bot", seat=seat, level="random")
+    await guest.command("start")
+    await autoplay(guest)
+    won = game_result(guest).winner_team == 0
+    await guest.close()
     guest_token = guest.token
-    assert guest_token is not None
-    guest_id = guest.player["id"] if guest.player else ""
+    assert guest_token is not None and guest.player is not None
+    guest_id = guest.player["id"]
     async with live.http() as http:
         http.cookies.set("hokm_guest", guest_token)
         response = await http.post(
@@ -258,7 +270,10 @@ async def test_a_guest_becomes_an_account_and_its_guest_token_stops_working(live
         assert response.status_code == 201
         assert response.json()["player"] == {"id": guest_id, "name": "Mehman", "kind": "account"}
         assert response.json()["upgraded"] is True
-        assert (await http.get("/api/accounts/me")).json()["player"]["id"] == guest_id
+        profile = (await http.get("/api/accounts/me")).json()
+        assert profile["player"]["id"] == guest_id
+        assert profile["games_played"] == 1 and profile["points"] == (1 if won else 0)
+        assert profile["recent_games"][0]["game_id"] == f"{code}-1"
     async with live.http() as old:
         me = await old.get("/api/me", headers={"Authorization": f"Bearer {guest_token}"})
         assert me.status_code == 401  # the guest token no longer opens the account

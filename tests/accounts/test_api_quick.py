@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from typing import Any
 
 import httpx
 import pytest
 
-from hokm.client import ClientError, HokmClient, ServerError
-from hokm.table.model import GameResult
-from tests.accounts.live import Live
+from hokm.client import HokmClient
+from tests.accounts.live import Live, autoplay, game_over, game_result
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-def _over(client: HokmClient) -> bool:
-    return any((e.get("event") or {}).get("kind") == "game_result" for e in client.events)
-
-
-def _result(client: HokmClient) -> GameResult:
-    frame = next(e for e in client.events if (e.get("event") or {}).get("kind") == "game_result")
-    data = {k: v for k, v in frame["event"].items() if k != "kind"}
-    return GameResult.from_dict(data)
 
 
 async def _accounts(live: Live, prefix: str, n: int = 4) -> list[httpx.AsyncClient]:
@@ -62,29 +50,8 @@ async def _seated(live: Live, people: list[httpx.AsyncClient], code: str) -> lis
     return clients
 
 
-async def _autoplay(client: HokmClient) -> None:
-    """Play the first legal action whenever this client has one, until the game's result."""
-    give_up = time.monotonic() + 90
-    while not _over(client):
-        assert time.monotonic() < give_up, "the game did not end"
-        legal = client.legal
-        if not legal:
-            with contextlib.suppress(ClientError):
-                await client.wait_for(lambda c: bool(c.legal) or _over(c), timeout=0.5)
-            continue
-        seen = client.version
-        action = {k: v for k, v in legal[0].items() if k != "seat"}
-        try:
-            await client.act(action)
-        except ServerError as exc:  # a race with the table's own move: look again
-            if exc.code not in ("stale_version", "not_your_turn", "wrong_phase"):
-                raise
-        with contextlib.suppress(ClientError):
-            await client.wait_for(lambda c, v=seen: c.version != v or _over(c), timeout=0.5)
-
-
 async def _play_out(clients: list[HokmClient]) -> None:
-    await asyncio.gather(*(_autoplay(c) for c in clients))
+    await asyncio.gather(*(autoplay(c) for c in clients))
 
 
 async def test_four_humans_are_matched_into_a_platform_a_game(live: Live) -> None:
@@ -114,7 +81,7 @@ async def test_a_rated_game_moves_winners_up_and_losers_down_once(live: Live) ->
     statuses = match["statuses"]
     clients = await _seated(live, people, match["code"])
     await _play_out(clients)
-    result = _result(clients[0])
+    result = game_result(clients[0])
     assert result.status == "completed" and result.winner_team in (0, 1)
     profiles = [await _profile(p) for p in people]
     for status, profile in zip(statuses, profiles, strict=True):
@@ -146,7 +113,7 @@ async def test_a_leaver_takes_a_loss_and_the_partner_is_not_punished(live: Live)
     await clients[leaver].close()
     others = [c for i, c in enumerate(clients) if i != leaver]
     await _play_out(others)
-    result = _result(others[0])
+    result = game_result(others[0])
     assert result.left and result.left[0][1] == 0
     profiles = [await _profile(p) for p in people]
     assert profiles[leaver]["mu"] < 25 and profiles[leaver]["rated_games"] == 1
@@ -165,7 +132,7 @@ async def test_closing_a_quick_game_counts_as_leaving_for_the_owner(live: Live) 
     clients = await _seated(live, people, match["code"])
     owner = seats.index(0)  # the first matched human owns the room
     await clients[owner].command("close_game")
-    await asyncio.gather(*(c.wait_for(_over) for c in clients))
+    await asyncio.gather(*(c.wait_for(game_over) for c in clients))
     profiles = [await _profile(p) for p in people]
     partner = seats.index((seats[owner] + 2) % 4)
     assert profiles[owner]["mu"] < 25 and profiles[owner]["recent_games"][0]["result"] == "left"
@@ -193,7 +160,7 @@ async def test_bots_are_offered_after_the_wait_and_that_game_is_unrated(live: Li
     assert matched["players"].count(None) == 3
     (client,) = await _seated(live, [http], matched["code"])
     await _play_out([client])
-    result = _result(client)
+    result = game_result(client)
     won = result.winner_team == matched["seat"] % 2
     profile = await _profile(http)
     assert profile["rated_games"] == 0 and profile["mu"] == 25

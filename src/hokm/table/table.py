@@ -312,7 +312,8 @@ class Table:
     def apply_bot_action(self, seat: int, action: Action, version: int, now: float) -> Outcome:
         """Apply a bot's move made for ``version``; a stale or illegal one is dropped."""
         self._out = Outcome()
-        self._claim = None
+        if self._claim is not None and self._claim[0] == version:
+            self._claim = None
         bot = self.deadlines.get("bot")
         if (
             version != self.game_version

@@ -277,3 +277,13 @@ async def test_a_guest_becomes_an_account_keeps_its_history_and_its_guest_token_
     async with live.http() as old:
         me = await old.get("/api/me", headers={"Authorization": f"Bearer {guest_token}"})
         assert me.status_code == 401  # the guest token no longer opens the account
+
+
+async def test_openapi_describes_the_accounts_endpoints(live: Live) -> None:
+    async with live.http() as http:
+        paths = (await http.get("/openapi.json")).json()["paths"]
+    assert {"post"} <= set(paths["/api/accounts/register"])
+    assert {"get", "patch"} <= set(paths["/api/accounts/me"])
+    assert "429" in paths["/api/accounts/login"]["post"]["responses"]
+    assert "/api/quick/join" in paths and "/api/leaderboard" in paths
+    assert "/api/rooms" in paths  # the server's own paths stay

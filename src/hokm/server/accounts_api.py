@@ -39,6 +39,7 @@ __all__ = [
     "RoomStarter",
     "SessionAuthenticator",
     "install",
+    "openapi_paths",
     "outcome_of",
     "routes",
     "setup",
@@ -595,3 +596,47 @@ def _routes() -> list[BaseRoute]:
 
 #: the routes the server mounts (``hokm.server.app`` reads this list)
 routes: list[BaseRoute] = _routes()
+
+_ERRORS = {
+    "register": (400, 409),
+    "login": (400, 401, 429),
+    "logout": (),
+    "change_password": (400, 401),
+    "get_profile_me": (401,),
+    "patch_profile_me": (400, 401),
+    "get_profile": (400,),
+    "get_leaderboard": (400,),
+    "get_tiers": (),
+    "quick_join": (401, 409),
+    "quick_status": (401,),
+    "quick_leave": (401, 409),
+    "quick_bots": (400, 401, 409),
+}
+
+
+def _openapi_paths() -> dict[str, dict[str, Any]]:
+    """OpenAPI 3 path items of these routes (summaries from the handlers' docstrings)."""
+    paths: dict[str, dict[str, Any]] = {}
+    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    for route in routes:
+        assert isinstance(route, Route) and route.methods is not None
+        name = route.name
+        summary = (route.endpoint.__doc__ or name).strip().splitlines()[0]
+        op: dict[str, Any] = {
+            "summary": summary,
+            "tags": ["accounts"],
+            "responses": {"200": {"description": "OK"}},
+        }
+        for status in _ERRORS.get(name, ()):
+            op["responses"][str(status)] = {"description": "refused; nothing changed", **error}
+        if "{player_id}" in route.path:
+            op["parameters"] = [
+                {"name": "player_id", "in": "path", "required": True, "schema": {"type": "string"}}
+            ]
+        for method in route.methods - {"HEAD"}:
+            paths.setdefault(route.path, {})[method.lower()] = op
+    return paths
+
+
+#: OpenAPI path items of the accounts API (merged into ``/openapi.json`` by the app)
+openapi_paths: dict[str, dict[str, Any]] = _openapi_paths()

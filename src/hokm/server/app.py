@@ -73,7 +73,10 @@ def _plugins() -> list[Any]:
 
 async def openapi(request: Request) -> Response:
     """This API in OpenAPI 3."""
-    return JSONResponse(openapi_document())
+    document = openapi_document()
+    for plugin in _plugins():  # plugins may describe their routes (``openapi_paths``)
+        document["paths"].update(getattr(plugin, "openapi_paths", {}))
+    return JSONResponse(document)
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

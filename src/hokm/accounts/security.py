@@ -128,6 +128,11 @@ class Passwords:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
 
+    async def warm(self) -> None:
+        """Make the dummy hash now, so the first unknown-user login takes no extra time."""
+        if self._dummy is None:
+            self._dummy = await self.hash(secrets.token_hex(16))
+
     def needs_rehash(self, stored: str) -> bool:
         return bool(self._hasher.check_needs_rehash(stored))
 

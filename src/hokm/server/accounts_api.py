@@ -308,6 +308,7 @@ async def install(
 ) -> AccountsState:
     """Create the accounts' tables, put session auth first and guard the guest authenticator."""
     await service.store.start()
+    await service.passwords.warm()
     auth.authenticators = [GuestOnlyAuthenticator(a, service.store) for a in auth.authenticators]
     session_auth = SessionAuthenticator(service)
     auth.add(session_auth, first=True)

@@ -236,6 +236,8 @@ def outcome_of(
 
     A game is quick when its room was made by the quick match and it is the room's first game;
     it is rated when the match was among four humans who are still the game's four players.
+    In a quick game, the player whose absence got the game cancelled counts as a leaver too
+    (closing the page must not be a way around the loss).
     """
     players = list(result.players)
     for player, seat in result.left:
@@ -244,6 +246,9 @@ def outcome_of(
     seats = (players[0], players[1], players[2], players[3])
     quick = match is not None and result.game == 1
     humans = {p for p in seats if p is not None}
+    leavers = {p for p, _ in result.left}
+    if quick and result.abandoned in humans:
+        leavers.add(result.abandoned)
     rated = bool(quick and match is not None and match.rated and humans == set(match.humans))
     completed = result.status == "completed"
     return GameOutcome(
@@ -253,7 +258,7 @@ def outcome_of(
         par_bam=result.par_bam and completed,
         quick=quick,
         rated=rated and len(humans) == 4,
-        leavers=frozenset(p for p, _ in result.left),
+        leavers=frozenset(leavers),
         code=code,
         finished_at=at,
     )

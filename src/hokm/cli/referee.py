@@ -177,6 +177,7 @@ def _result_text(event: HandEnded) -> str:
 
 def _events_text(game: Game) -> list[str]:
     lines: list[str] = []
+    started: set[int] = set()
     for event in game.events:
         if isinstance(event, HakemChosen):
             if event.method == "ace_draw" and event.start is not None:
@@ -185,10 +186,15 @@ def _events_text(game: Game) -> list[str]:
                 )
                 lines.append(f"Ace draw: {drawn}: seat {int(event.hakem)} is the first hakem.")
             else:
-                lines.append(f"First hakem: seat {int(event.hakem)} ({event.method}).")
+                how = "as recorded" if event.method == "record" else event.method
+                lines.append(f"First hakem: seat {int(event.hakem)} ({how}).")
         elif isinstance(event, HandStarted):
             team = Seat(event.hakem).team
-            lines.append(f"Hand {event.hand + 1}: hakem seat {int(event.hakem)} (team {team}).")
+            again = ", dealt again" if event.hand in started else ""
+            started.add(event.hand)
+            lines.append(
+                f"Hand {event.hand + 1}{again}: hakem seat {int(event.hakem)} (team {team})."
+            )
         elif isinstance(event, Redealt):
             why = (
                 "the hakem's first five hold no card of 10 or higher"

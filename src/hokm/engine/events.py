@@ -36,7 +36,7 @@ class HakemChosen:
     """The first hakem of a game. ``draw`` holds the face-up ace-draw cards (public)."""
 
     hakem: Seat
-    method: str  # ace_draw | random | manual | keep
+    method: str  # ace_draw | random | manual | keep | record (replayed from a game record)
     start: Seat | None = None
     draw: tuple[Card, ...] = ()
     kind: ClassVar[str] = "hakem_chosen"

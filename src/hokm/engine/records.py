@@ -306,7 +306,7 @@ def _first_game(rules: RuleSet, record: Record) -> Game:
     hakem = record.hands[0].hakem
     assert hakem is not None  # parse_record requires it
     if record.ace_draw is None:
-        return Game(rules, hakem=Seat(hakem))
+        return Game(rules, hakem=Seat(hakem), hakem_method="record")
     game = Game(rules, first_hakem="ace_draw")
     try:
         draw = DrawAces(

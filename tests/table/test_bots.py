@@ -79,7 +79,7 @@ def test_paused_tables_hand_out_no_bot_turn(clock: Clock) -> None:
 
 
 def test_table_bots_are_real_bots_and_always_legal(clock: Clock) -> None:
-    for level in ("random", "easy", "medium", "hard"):
+    for level in ("random", "naive", "easy", "medium"):
         assert isinstance(make_table_bot(level, seed=1), Bot)
     table = _bot_table(clock, delay=0)
     table.advance(clock.now)

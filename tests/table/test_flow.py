@@ -181,6 +181,9 @@ def test_a_whole_game_ends_between_games_with_a_result_and_a_record(clock: Clock
     assert result.bots == (None, "random", "random", "random")
     assert table.game is not None
     assert len(result.results) == len(table.game.hand_results)
+    hands = table.snapshot_for(None)["hands"]
+    assert [h["result"] for h in hands] == list(result.results)
+    assert all(h["seed"] for h in hands)
 
 
 @pytest.mark.parametrize("preset", ["classic", "platform-a", "platform-b"])

@@ -59,6 +59,7 @@ from hokm.engine import (
     view_of,
 )
 from hokm.engine.events import HandEnded
+from hokm.engine.views import result_to_dict
 from hokm.table.bots import choose_bot_action
 from hokm.table.chat import PHRASES, FloodLimiter, check_text, rejection
 from hokm.table.commands import Command, parse_command
@@ -403,6 +404,9 @@ class Table:
                 "is_member": player in self.members,
             },
             "game": game,
+            "hands": []
+            if self.game is None
+            else [result_to_dict(r) for r in self.game.hand_results],
             "turn": turn,
             "commitment": self.commitment,
             "chat": list(self.chat),

@@ -232,6 +232,8 @@ async def test_profile_rename_and_public_profile(live: Live) -> None:
         public = (await anyone.get(f"/api/players/{pid}")).json()
         assert public["player"]["name"] == "Neo Name" and public["tier"]["name"] == "Newcomer"
         assert (await anyone.get("/api/accounts/me")).status_code == 401
+        missing = await anyone.get("/api/players/a_nobody")
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
         tiers = (await anyone.get("/api/tiers")).json()
         assert [t["name"] for t in tiers["tiers"]] == [
             "Newcomer",

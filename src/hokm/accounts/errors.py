@@ -11,6 +11,7 @@ __all__ = [
     "InvalidCredentialsError",
     "InvalidInputError",
     "NotAuthenticatedError",
+    "NotFoundError",
     "NotQueuedError",
     "RateLimitedError",
     "UsernameTakenError",
@@ -45,6 +46,11 @@ class NotAuthenticatedError(AccountError):
 
     status = 401
     code = "not_authenticated"
+
+
+class NotFoundError(AccountError):
+    status = 404
+    code = "not_found"
 
 
 class UsernameTakenError(AccountError):

@@ -15,6 +15,7 @@ from hokm.accounts.errors import (
     InvalidCredentialsError,
     InvalidInputError,
     NotAuthenticatedError,
+    NotFoundError,
 )
 from hokm.accounts.security import (
     LoginLimiter,
@@ -141,7 +142,7 @@ class AccountService:
         """Display name, rating and tier, account points, games played and won, recent games."""
         profile = await self.store.profile(player_id, recent=recent)
         if profile is None:
-            raise InvalidInputError("no such player")
+            raise NotFoundError("no such player")
         return profile
 
     async def leaderboard(

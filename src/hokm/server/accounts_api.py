@@ -21,7 +21,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from hokm.accounts.errors import AccountError, InvalidInputError, NotAuthenticatedError
+from hokm.accounts.errors import (
+    AccountError,
+    InvalidInputError,
+    NotAuthenticatedError,
+    NotFoundError,
+)
 from hokm.accounts.matchmaking import Match, MatchmakingConfig, QuickMatchQueue
 from hokm.accounts.rating import PROVISIONAL_GAMES, Tier
 from hokm.accounts.security import SESSION_COOKIE, Passwords
@@ -59,6 +64,7 @@ _FA = {
     "not_queued": "در صف بازی سریع نیستید",
     "bad_request": "درخواست نامعتبر است",
     "bad_json": "پیام دریافتی JSON معتبر نیست",
+    "not_found": "پیدا نشد",
 }
 
 
@@ -512,7 +518,7 @@ async def get_profile(request: Request) -> Response:
     """Any player's public profile."""
     player_id = request.path_params["player_id"]
     if len(player_id) > 64:
-        raise InvalidInputError("no such player")
+        raise NotFoundError("no such player")
     profile = await _accounts(request).service.profile(player_id)
     return JSONResponse(profile)
 
@@ -610,7 +616,7 @@ _ERRORS = {
     "change_password": (400, 401),
     "get_profile_me": (401,),
     "patch_profile_me": (400, 401),
-    "get_profile": (400,),
+    "get_profile": (404,),
     "get_leaderboard": (400,),
     "get_tiers": (),
     "quick_join": (401, 409),

@@ -329,3 +329,63 @@ def test_a_next_game_by_random_hakem_keeps_the_rules_in_force(clock: Clock) -> N
     chosen = next(e for e in out.events if e.kind == "hakem_chosen")
     assert (table.render(chosen, None) or {})["method"] == "random"
     assert table.game is not None and table.game.rules == rules
+
+
+def _stacked_par_bam(clock: Clock) -> Table:
+    """Ann (seat 0) is hakem; Bob's team holds every spade and heart: 13-0 is possible."""
+    rules = RuleSet.preset("classic", first_hakem="manual", redeal_if_player_has_no_trump=False)
+    table = make_table(clock, rules=rules, config=TableConfig(bot_delay=0, hand_pause=100))
+    join(table, clock, "bob", seat=1)
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    ok(table.handle("ann", {"type": "choose_hakem", "seat": 0}, clock.now))
+    suits = {0: "D", 1: "S", 2: "C", 3: "H"}
+    hands = [[Card.parse(r + suits[s]) for r in "AKQJT98765432"] for s in range(4)]
+    # Stack the deck (white box): the deal the table would have drawn from a seed.
+    table.deadlines.pop("deal")
+    table._apply_game_action(Deal.from_hands(hands), clock.now, auto=False)
+    table.advance(clock.now)
+    ok(act(table, clock, "ann", {"type": "choose_trump", "suit": "S"}))
+    return table
+
+
+def test_a_par_bam_ends_the_game_and_is_flagged_for_accounts(clock: Clock) -> None:
+    table = _stacked_par_bam(clock)
+    for _ in range(100):
+        table.advance(clock.now)
+        game = table.game
+        if table.status != "playing" or game is None:
+            break
+        if game.phase.value == "bam":
+            out = ok(act(table, clock, "bob", {"type": "decide_bam", "go": True}))
+            assert "bam_decided" in [e.kind for e in out.events]
+            continue
+        for player in ("ann", "bob"):
+            if my_turn(table, player):
+                seat = table.seat_of(player)
+                ok(act(table, clock, player, view_of(game, seat).legal[0]))
+    result = table.results[-1]
+    assert result.status == "completed" and result.winner_team == 1
+    assert result.results == ("par_bam",) and result.par_bam
+    assert result.players[:2] == ("ann", "bob")
+
+
+def test_leaving_on_ones_own_turn_hands_the_decision_to_a_bot(clock: Clock) -> None:
+    table = _to_ann_trump(clock, trump_seconds=20)
+    join(table, clock, "bob")
+    out = ok(table.handle("ann", {"type": "leave"}, clock.now))
+    kinds = [e.kind for e in out.events]
+    assert "owner_changed" in kinds and table.owner == "bob"
+    turn = next(e for e in out.events if e.kind == "turn")
+    assert turn.data["auto"] is True and turn.data["seat"] == 0
+    out = table.advance(clock.now)  # the stand-in bot names trump (bot_delay 0)
+    assert "trump_chosen" in [e.kind for e in out.events]
+    assert table.results == [] and table.status == "playing"
+
+
+def test_the_last_person_leaving_mid_game_pauses_the_table(clock: Clock) -> None:
+    table = _to_ann_trump(clock, trump_seconds=20)
+    out = ok(table.handle("ann", {"type": "leave"}, clock.now))
+    assert "paused" in [e.kind for e in out.events]
+    assert table.is_empty and table.owner is None and table.status == "paused"

@@ -379,9 +379,10 @@ def test_leaving_on_ones_own_turn_hands_the_decision_to_a_bot(clock: Clock) -> N
     assert "owner_changed" in kinds and table.owner == "bob"
     turn = next(e for e in out.events if e.kind == "turn")
     assert turn.data["auto"] is True and turn.data["seat"] == 0
-    out = table.advance(clock.now)  # the stand-in bot names trump (bot_delay 0)
+    out = table.advance(clock.now)  # the stand-in bot names trump (bot_delay 0) ...
     assert "trump_chosen" in [e.kind for e in out.events]
-    assert table.results == [] and table.status == "playing"
+    # ... and, with four bots and Bob watching, the game is played to the end.
+    assert table.results[-1].status == "completed" and table.results[-1].left == (("ann", 0),)
 
 
 def test_the_last_person_leaving_mid_game_pauses_the_table(clock: Clock) -> None:

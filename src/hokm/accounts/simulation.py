@@ -51,6 +51,7 @@ class SimulationReport:
     games: int
     tau_mu: float  # hidden skill vs mu
     tau_shown: float  # hidden skill vs the shown (conservative) rating
+    tau_win_rate: float  # hidden skill vs the plain share of games won (a naive baseline)
     top_quarter_hit: float  # share of the truly best quarter found in the rated best quarter
     tiers: dict[str, int]
 
@@ -58,7 +59,8 @@ class SimulationReport:
         tiers = ", ".join(f"{name} {count}" for name, count in self.tiers.items())
         return (
             f"{self.players} players, {self.games} rated games: Kendall tau "
-            f"{self.tau_mu:.3f} (mu), {self.tau_shown:.3f} (shown rating); "
+            f"{self.tau_mu:.3f} (mu), {self.tau_shown:.3f} (shown rating), "
+            f"{self.tau_win_rate:.3f} (win rate baseline); "
             f"best quarter found {self.top_quarter_hit:.0%}; tiers: {tiers}"
         )
 
@@ -72,6 +74,7 @@ def simulate(
     rng = random.Random(seed)
     skill = {f"p{i:03d}": rng.gauss(0.0, spread) for i in range(players)}
     ratings = {p: Rating() for p in skill}
+    wins = dict.fromkeys(skill, 0)
     queue = QuickMatchQueue(MatchmakingConfig())
     now, played = 0.0, 0
     while played < games:
@@ -87,6 +90,8 @@ def simulate(
             winner = 0 if rng.random() < 1 / (1 + math.exp(-edge / scale)) else 1
             game = RatedGame(f"sim-{played}", teams, winner_team=winner)
             ratings.update(rating_updates(game, ratings))
+            for p in teams[winner]:
+                wins[p] += 1
             played += 1
         now += 10.0
     names = sorted(skill)
@@ -101,6 +106,7 @@ def simulate(
         games=played,
         tau_mu=kendall_tau(hidden, [ratings[p].mu for p in names]),
         tau_shown=kendall_tau(hidden, [ratings[p].conservative for p in names]),
+        tau_win_rate=kendall_tau(hidden, [wins[p] / max(1, ratings[p].games) for p in names]),
         top_quarter_hit=len(best_true & best_rated) / quarter,
         tiers=tiers,
     )
@@ -114,15 +120,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--spread", type=float, default=1.0, help="sd of hidden skill")
     parser.add_argument("--runs", type=int, default=1, help="seeds seed, seed+1, …; median tau")
     args = parser.parse_args(argv)
-    taus = []
+    taus, baseline = [], []
     for run in range(args.runs):
         report = simulate(
             players=args.players, games=args.games, seed=args.seed + run, spread=args.spread
         )
         taus.append(report.tau_mu)
+        baseline.append(report.tau_win_rate)
         print(f"seed {args.seed + run}: {report.to_text()}")
     if args.runs > 1:
-        print(f"median Kendall tau (mu) over {args.runs} runs: {statistics.median(taus):.3f}")
+        print(
+            f"median Kendall tau over {args.runs} runs: {statistics.median(taus):.3f} (mu), "
+            f"{statistics.median(baseline):.3f} (win rate baseline)"
+        )
     return 0
 
 

@@ -142,3 +142,13 @@ def test_several_connections_of_one_player(clock: Clock) -> None:
     table.disconnect("ann", clock.now)
     assert "bot" in table.deadlines
     assert table.disconnect("ann", clock.now).events == []  # an extra close is harmless
+
+
+def test_an_owner_who_abandons_a_game_hands_the_room_on(clock: Clock) -> None:
+    table = _two_humans(clock)
+    table.disconnect("ann", clock.now)
+    table.deadlines.pop("bot", None)
+    for _ in range(3):
+        table.tick(clock.advance(100))
+    assert table.results[-1].status == "cancelled" and table.results[-1].abandoned == "ann"
+    assert table.owner == "bob"

@@ -661,11 +661,14 @@ class Table:
             self.paused_at = now
             self._emit("paused", {})
 
-    def _pass_ownership(self) -> None:
+    def _pass_ownership(self, *, exclude: str | None = None) -> None:
+        """Make another human the owner: connected first, then seated, then the earliest."""
+
         def rank(m: Member) -> tuple[int, int]:
             return (0 if m.is_connected else 1, 0 if self.seat_of(m.player) is not None else 1)
 
-        candidates = sorted(self.members.values(), key=rank)
+        others = [m for m in self.members.values() if m.player != exclude]
+        candidates = sorted(others, key=rank)
         self.owner = candidates[0].player if candidates else None
         self._emit("owner_changed", {"owner": self.owner})
 
@@ -1044,6 +1047,9 @@ class Table:
             self._end_game("cancelled", now, abandoned=deadline.player)
             self._set_status("lobby")
             self.game = None
+            others = [p for p in self.connected_players() if p != deadline.player]
+            if deadline.player == self.owner and others:
+                self._pass_ownership(exclude=deadline.player)  # the room goes on without them
 
     def _arm_missing_graces(self, now: float) -> None:
         """Every seated player who is not connected during a game has a grace period running."""

@@ -28,6 +28,9 @@ from .conftest import Clock, err, make_table, my_turn, ok, one_human_table, play
         "@cardshark99",
         "me at mail dot com",
         "example。com",
+        "example[.]com",
+        "ｅｘａｍｐｌｅ．ｃｏｍ",
+        "пример.com",
     ],
 )
 def test_links_are_found_however_disguised(text: str) -> None:
@@ -49,6 +52,9 @@ def test_links_are_found_however_disguised(text: str) -> None:
         "شماره‌ام ۱۲۳۴",
         "call 5551",
         "0912 then 123 and then 4567",
+        "zero nine one two one two three four five six seven",
+        "صفر نه یک دو یک دو سه چهار پنج شش هفت",
+        "0912 three four five 6789",
     ],
 )
 def test_phone_numbers_are_found_in_every_digit_script(text: str) -> None:
@@ -57,7 +63,17 @@ def test_phone_numbers_are_found_in_every_digit_script(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["سلام، خوبید؟", "we need 7 tricks", "score is 5 to 3", "nice hand, gg", "۱۰ امتیاز"]
+    "text",
+    [
+        "سلام، خوبید؟",
+        "we need 7 tricks",
+        "score is 5 to 3",
+        "nice hand, gg",
+        "۱۰ امتیاز",
+        "one more game, two more hands",
+        "یک دست دیگر؟ دو تا کُت!",
+        "done. me next",
+    ],
 )
 def test_ordinary_text_passes(text: str) -> None:
     assert check_text(text, free_text=True) is None

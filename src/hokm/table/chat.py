@@ -139,7 +139,7 @@ def _normalize(text: str) -> str:
 
 
 # Words people use to spell out the dot and the at sign.
-_DOT = r"(?:\.|。|·|\(\s*dot\s*\)|\[\s*dot\s*\]|\bdot\b|\bdat\b|نقطه|دات)"
+_DOT = r"(?:\.|。|·|[(\[{]\s*(?:dot|\.)\s*[)\]}]|\bdot\b|\bdat\b|نقطه|دات)"
 _AT = r"(?:@|\(\s*at\s*\)|\[\s*at\s*\]|\bat\b)"
 _TLDS_TIGHT = r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk)"
 _TLDS_LOOSE = r"(?:com|net|org|ir|io|info|xyz|کام|نت|آی\s*آر|ای\s*ار|ارگ)"
@@ -147,7 +147,7 @@ _LINK_PATTERNS = [
     re.compile(r"[a-z][a-z0-9+.-]*://"),  # any scheme
     re.compile(r"\bwww\b|وب\s*سایت|دبلیو"),
     re.compile(r"\b(?:t\.me|wa\.me|telegram|instagram|insta|whatsapp)\b|تلگرام|اینستا|واتساپ"),
-    re.compile(r"[a-z0-9-]\." + _TLDS_TIGHT + r"(?![a-z0-9])"),  # name.tld
+    re.compile(r"[\w-]\." + _TLDS_TIGHT + r"(?![a-z0-9])"),  # name.tld
     re.compile(r"[a-z0-9\u0600-\u06ff_-]+\s*" + _DOT + r"\s*" + _TLDS_LOOSE + r"(?![a-z])"),
     re.compile(r"(?:^|\s)@[a-z0-9_.]{3,}"),  # @handles
     re.compile(r"[a-z0-9._-]+\s*" + _AT + r"\s*[a-z0-9-]+\s*" + _DOT),  # e-mail-like
@@ -163,9 +163,41 @@ def find_link(text: str) -> bool:
     return any(p.search(norm) for p in _LINK_PATTERNS)
 
 
+_NUMBER_WORDS = {
+    **dict.fromkeys(["zero", "oh", "صفر"], "0"),
+    **dict.fromkeys(["one", "یک", "یه"], "1"),
+    **dict.fromkeys(["two", "دو"], "2"),
+    **dict.fromkeys(["three", "سه"], "3"),
+    **dict.fromkeys(["four", "چهار"], "4"),
+    **dict.fromkeys(["five", "پنج"], "5"),
+    **dict.fromkeys(["six", "شش", "شیش"], "6"),
+    **dict.fromkeys(["seven", "هفت"], "7"),
+    **dict.fromkeys(["eight", "هشت"], "8"),
+    **dict.fromkeys(["nine", "نه"], "9"),
+}
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+def _spelled_digits(norm: str) -> int:
+    """The longest run of digits and spelled-out digit words (``zero nine one two ...``)."""
+    best = run = 0
+    for token in _WORD.findall(norm):
+        if token.isdigit():
+            run += len(token)
+        elif token in _NUMBER_WORDS:
+            run += 1
+        else:
+            run = 0
+        best = max(best, run)
+    return best
+
+
 def find_phone(text: str) -> bool:
-    """True if ``text`` carries a phone number (7+ digits, however written and spaced)."""
+    """True if ``text`` carries a phone number (7+ digits, however written and spaced,
+    also spelled out in English or Persian words)."""
     norm = _normalize(text)
+    if _spelled_digits(norm) >= 7:
+        return True
     for run in _DIGIT_RUN.finditer(norm):
         digits = sum(ch.isdigit() for ch in run.group())
         if digits >= 7:

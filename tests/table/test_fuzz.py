@@ -1,4 +1,5 @@
-"""Fuzz: random and malformed inputs from anyone never raise, and a refusal changes nothing."""
+"""Fuzz: random and malformed inputs from anyone never raise, a refusal changes nothing, and
+every change of the stored state comes with an event (so ``Outcome.changed`` can drive storage)."""
 
 from __future__ import annotations
 
@@ -108,8 +109,8 @@ def test_random_inputs_never_raise_and_refusals_change_nothing(seed: int) -> Non
         roll = rng.random()
         player = rng.choice(_PLAYERS)
         before_version = table.version
+        before = _state(table)
         if roll < 0.7:
-            before = _state(table)
             sender, command = _command(rng, table)
             out = table.handle(sender, command, clock.now)
             assert out.reply is not None and out.reply["type"] in ("ok", "error")
@@ -123,6 +124,8 @@ def test_random_inputs_never_raise_and_refusals_change_nothing(seed: int) -> Non
             out = table.disconnect(player, clock.now)
         else:
             out = table.advance(clock.advance(rng.choice([0.5, 1, 5, 30])))
+        if not out.events:  # every change of stored state is an event: Outcome.changed
+            assert _state(table) == before
         versions = [e.version for e in out.events]
         assert versions == list(range(before_version + 1, before_version + 1 + len(versions)))
         for event in out.events:

@@ -600,10 +600,9 @@ class Table:
             return
         slot = self.seats[seat]
         if slot.away or slot.missed:
-            was_away = slot.away
             slot.away, slot.missed = False, 0
-            if was_away:
-                self._emit("player_back", {"player": player, "seat": seat})
+            # Every change of state is an event (so storing on ``Outcome.changed`` is enough).
+            self._emit("player_back", {"player": player, "seat": seat})
 
     def _require_owner(self, player: str, what: str) -> None:
         if player != self.owner:

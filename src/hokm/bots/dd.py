@@ -34,7 +34,13 @@ from endplay import _dds
 
 from hokm.bots.fast import BITS13, SUIT_OF, FastHand
 
-__all__ = ["SearchLimitError", "Solver", "card_outcomes", "dds_card_scores", "dds_winning_cards"]
+__all__ = [
+    "SearchLimitError",
+    "Solver",
+    "card_outcomes",
+    "dds_card_scores",
+    "dds_winning_cards",
+]
 
 
 class SearchLimitError(Exception):
@@ -65,9 +71,19 @@ def _dds_deal(hand: FastHand) -> object:
     return deal
 
 
-def _dds_solve(hand: FastHand, target: int, solutions: int) -> dict[int, int]:
+# Work of a DDS call: a fixed set-up cost plus its search nodes (units ≈ microseconds of CPU on
+# the benchmark machine; an own-solver node costs about 35).
+DDS_CALL_WORK = 300
+OWN_NODE_WORK = 35
+
+
+def _dds_solve(
+    hand: FastHand, target: int, solutions: int, meter: list[int] | None = None
+) -> dict[int, int]:
     fut = _dds.futureTricks()
     _dds.SolveBoard(_dds_deal(hand), target, solutions, 1, fut, 0)
+    if meter is not None:
+        meter[0] += DDS_CALL_WORK + fut.nodes
     out: dict[int, int] = {}
     for i in range(fut.cards):
         suit = fut.suit[i]
@@ -87,13 +103,13 @@ def dds_card_scores(hand: FastHand) -> dict[int, int]:
     return _dds_solve(hand, -1, 3)
 
 
-def dds_winning_cards(hand: FastHand, need: int) -> set[int]:
+def dds_winning_cards(hand: FastHand, need: int, *, meter: list[int] | None = None) -> set[int]:
     """The legal cards after which the mover's team takes at least ``need`` more tricks."""
     if need <= 0:
         return set(_legal_cards(hand))
     if need > 13 - hand.tricks_played:
         return set()
-    return {card for card, score in _dds_solve(hand, need, 2).items() if score >= need}
+    return {card for card, score in _dds_solve(hand, need, 2, meter).items() if score >= need}
 
 
 def _legal_cards(hand: FastHand) -> list[int]:
@@ -122,7 +138,8 @@ class Solver:
         self.leader = hand.leader
         self.trick = [(SUIT_OF[c], c % 13) for c in hand.trick]
         self.tt: dict[tuple[object, ...], bool] = {}
-        self.nodes = 0
+        self.nodes = 0  # since the last reset (the node budget counts these)
+        self.total_nodes = 0
         self.max_nodes = max_nodes if max_nodes is not None else 1 << 62
 
     def can_reach(self, team: int, need: int, horizon: int) -> bool:
@@ -151,6 +168,7 @@ class Solver:
             if cached is not None:
                 return cached
         self.nodes += 1
+        self.total_nodes += 1
         if self.nodes > self.max_nodes:
             raise SearchLimitError(f"more than {self.max_nodes} nodes")
         mover = (self.leader + len(trick)) & 3
@@ -262,7 +280,9 @@ def _winner_pos(trick: list[tuple[int, int]], trump: int) -> int:
 OWN_SOLVER_CARDS = 3
 
 
-def card_outcomes(hand: FastHand, *, kot: bool = True, kot_nodes: int = 3000) -> dict[int, int]:
+def card_outcomes(
+    hand: FastHand, *, kot: bool = True, kot_nodes: int = 3000, meter: list[int] | None = None
+) -> dict[int, int]:
     """For each legal card of the seat to move: the hand's outcome for the mover's team.
 
     ``+2`` a kot for the mover's team, ``+1`` a normal win, ``-1`` a normal loss, ``-2`` a kot
@@ -280,7 +300,7 @@ def card_outcomes(hand: FastHand, *, kot: bool = True, kot_nodes: int = 3000) ->
         need, horizon = 7 - mine, 13 - hand.tricks_played
         winners = {c for c in legal if solver.card_reaches(c, team, need, horizon)}
     else:
-        winners = dds_winning_cards(hand, 7 - mine)
+        winners = dds_winning_cards(hand, 7 - mine, meter=meter)
     out: dict[int, int] = {}
     kot_possible = kot and (mine == 0 or theirs == 0)
     solver = (solver or Solver(hand)) if kot_possible else None
@@ -300,4 +320,6 @@ def card_outcomes(hand: FastHand, *, kot: bool = True, kot_nodes: int = 3000) ->
             if kot_here:
                 value *= 2
         out[card] = value
+    if solver is not None and meter is not None:
+        meter[0] += OWN_NODE_WORK * solver.total_nodes
     return out

@@ -27,13 +27,14 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hokm.bots.base import CardBot, legal_cards_of
 from hokm.bots.dd import card_outcomes
 from hokm.bots.fast import FastHand
 from hokm.bots.rule import RuleBot
-from hokm.bots.sampling import Facts, count_worlds, enumerate_worlds, sample_worlds
+from hokm.bots.sampling import Facts, count_worlds, enumerate_worlds, sample_world
 from hokm.engine import Card, SeatView, Suit
 
 __all__ = ["Evaluation", "SearchBot", "outcome_points"]
@@ -42,6 +43,11 @@ __all__ = ["Evaluation", "SearchBot", "outcome_points"]
 WORLD_SCHEDULE = (10, 16, 24, 32, 40, 48)
 # Node budget of each kot question of the own solver, by tricks already played.
 KOT_NODES = (100, 200, 400, 800, 1500)
+# Work budget of a decision (units ≈ µs of CPU, counted from solver nodes, so deterministic):
+# sampling stops once it is spent and at least MIN_WORLDS worlds were solved.
+WORK_BUDGET = 150_000
+MIN_WORLDS = 6
+SAMPLE_WORK = 300  # drawing one world
 
 
 def outcome_points(outcome: int, view: SeatView) -> float:
@@ -79,6 +85,7 @@ class Evaluation:
     values: dict[Card, float]  # mean points per legal card over the worlds
     worlds: int
     exact: bool  # every consistent world was examined
+    work: int  # solving work, in units of about a microsecond of CPU (deterministic)
 
 
 class SearchBot(CardBot):
@@ -95,6 +102,7 @@ class SearchBot(CardBot):
         margin: float = 0.08,
         exact_limit: int = 120,
         kot: bool = True,
+        work_budget: int = WORK_BUDGET,
     ) -> None:
         super().__init__(seed=seed)
         self.worlds = worlds
@@ -102,6 +110,7 @@ class SearchBot(CardBot):
         self.margin = margin
         self.exact_limit = exact_limit
         self.kot = kot
+        self.work_budget = work_budget
         self.rule = RuleBot(seed=seed)
         self.last: Evaluation | None = None
 
@@ -138,17 +147,24 @@ class SearchBot(CardBot):
         )
         kot_nodes = KOT_NODES[min(played, len(KOT_NODES) - 1)]
         exact = count_worlds(facts) <= self.exact_limit
+        weighted: Iterator[tuple[list[int], float]]
         if exact:
-            weighted = list(enumerate_worlds(facts))
+            weighted = enumerate_worlds(facts)
         else:
             rng = random.Random(f"{self.seed}|{_view_key(view)}")
-            weighted = [(w, 1.0) for w in sample_worlds(facts, n, rng)]
+            weighted = ((sample_world(facts, rng), 1.0) for _ in range(n))
         assert view.trump is not None and view.leader is not None and view.hakem is not None
         trick = [c.index for _, c in view.trick]
         points = {o: outcome_points(o, view) for o in (2, 1, -1, -2)}
         totals: dict[int, float] = {}
         weight_sum = 0.0
+        meter = [0]
+        count = 0
         for world, weight in weighted:
+            if not exact and count >= MIN_WORLDS and meter[0] > self.work_budget:
+                break  # the dearest positions get fewer worlds
+            count += 1
+            meter[0] += SAMPLE_WORK
             hand = FastHand(
                 world,
                 view.trump.ordinal,
@@ -157,13 +173,14 @@ class SearchBot(CardBot):
                 trick=trick,
                 won=view.tricks_won,
             )
-            for index, outcome in card_outcomes(hand, kot=self.kot, kot_nodes=kot_nodes).items():
+            outcomes = card_outcomes(hand, kot=self.kot, kot_nodes=kot_nodes, meter=meter)
+            for index, outcome in outcomes.items():
                 totals[index] = totals.get(index, 0.0) + weight * points[outcome]
             weight_sum += weight
         values = {Card.from_index(c): v / max(weight_sum, 1e-9) for c, v in totals.items()}
         best = max(values, key=lambda c: (values[c], c is rule_card, -c.rank))
         card = best if values[best] - values[rule_card] > self.margin else rule_card
-        return Evaluation(card, rule_card, values, len(weighted), exact)
+        return Evaluation(card, rule_card, values, count, exact, meter[0])
 
 
 def _view_key(view: SeatView) -> str:

@@ -182,6 +182,10 @@ def test_no_frame_carries_a_card_its_recipient_may_not_see(seed: int) -> None:
                 checker.check(table.handle(player, chat, clock.now))
         if step % 25 == 0:
             checker.check_snapshots(hand_start - 1)
+        if step % 200 == 100:  # a restarted table shows no more than the live one
+            data = json.loads(json.dumps(table.to_dict()))
+            restored = Table.from_dict(data, now=clock.now, seed_source=iter_seeds("r"))
+            Checker(restored, checker.recipients).check_snapshots(restored.version)
         if table.status == "paused":
             checker.check(table.connect("p0", clock.now))
     else:  # pragma: no cover

@@ -543,7 +543,27 @@ class Game:
         leader = self.leader
         assert leader is not None
         cards = tuple(self.trick)
-        winner = trick_winner(leader, cards, self.trump)
+        # The trick winner (as trick_winner, unrolled): within a suit, card index order is
+        # rank order, so plain integers are compared.
+        c0, c1, c2, c3 = cards
+        trump = self.trump
+        best, b_suit, b_index = 0, c0.suit, c0.index
+        if c1.suit is b_suit:
+            if c1.index > b_index:
+                best, b_index = 1, c1.index
+        elif c1.suit is trump:
+            best, b_suit, b_index = 1, trump, c1.index
+        if c2.suit is b_suit:
+            if c2.index > b_index:
+                best, b_index = 2, c2.index
+        elif c2.suit is trump:
+            best, b_suit, b_index = 2, trump, c2.index
+        if c3.suit is b_suit:
+            if c3.index > b_index:
+                best = 3
+        elif c3.suit is trump:
+            best = 3
+        winner = _SEATS[(leader + best) & 3]
         tricks = self.tricks
         tricks.append(Trick(leader, cards, winner))
         team = winner & 1

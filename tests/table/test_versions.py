@@ -56,7 +56,9 @@ def test_a_stale_card_play_is_refused_clearly(clock: Clock) -> None:
     reply = err(table.handle("ann", cmd, clock.now), "stale")
     assert f"version {old}" in reply["message"] and reply["message_fa"]
     future = {**cmd, "version": table.version + 5, "action_id": "future"}
-    err(table.handle("ann", future, clock.now), "stale")
+    assert (
+        "newer than the table's" in err(table.handle("ann", future, clock.now), "stale")["message"]
+    )
 
 
 def test_chat_does_not_make_an_action_stale(clock: Clock) -> None:

@@ -855,7 +855,11 @@ class Table:
             raise TableError("wrong_phase", str(exc)) from exc
         except IllegalActionError as exc:
             raise TableError("illegal", str(exc)) from exc
-        if cmd.version < self.game_version or cmd.version > self.version:
+        if cmd.version > self.version:
+            raise TableError(
+                "stale", f"version {cmd.version} is newer than the table's ({self.version})"
+            )
+        if cmd.version < self.game_version:
             raise TableError(
                 "stale",
                 f"the game changed since version {cmd.version} (now {self.game_version}): "

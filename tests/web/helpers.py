@@ -34,19 +34,21 @@ def hand_cards(page: Page) -> list[str]:
     return [str(c) for c in cards]
 
 
+_WHAT_NOW = """() => {
+    if (document.querySelector('#choose-trump .suit-btn')) return 'trump';
+    if (document.querySelector('#bam-go')) return 'bam';
+    const card = document.querySelector('.hand .card.legal');
+    return card ? card.dataset.card : null;
+}"""
+
+
 def take_turn(page: Page) -> str | None:
     """Do whatever this page's player must do now by clicking; returns what was done."""
-    trump = page.locator("#choose-trump .suit-btn")
-    if trump.count():
-        trump.first.click()
-        return "trump"
-    bam = page.locator("#bam-go")
-    if bam.count():
-        bam.click()
-        return "bam"
-    legal = page.locator(".hand .card.legal")
-    if legal.count():
-        card = legal.first.get_attribute("data-card")
-        legal.first.click()
-        return card
-    return None
+    what = page.evaluate(_WHAT_NOW)
+    if what == "trump":
+        page.locator("#choose-trump .suit-btn").first.click()
+    elif what == "bam":
+        page.click("#bam-go")
+    elif what is not None:
+        page.click(f'.hand .card.legal[data-card="{what}"]')
+    return str(what) if what is not None else None

@@ -41,7 +41,7 @@ export function renderChat(ctx) {
     {
       onsubmit: (e) => {
         e.preventDefault();
-        const text = input.value.trim();
+        const text = (document.getElementById("chat-input")?.value ?? ui.chatDraft).trim();
         if (text) sendChat({ text });
       },
     },

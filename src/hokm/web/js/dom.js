@@ -13,7 +13,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
-      el.addEventListener(key.slice(2), value);
+      // a property handler, so that patch() can move it to the element it keeps
+      el[key.toLowerCase()] = value;
+      (el._handlers ||= []).push(key.toLowerCase());
     } else if (key === "class") {
       el.className = [el.className, value].filter(Boolean).join(" ");
     } else if (key === "dataset") {
@@ -42,6 +44,91 @@ export function mount(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
+}
+
+/**
+ * Update ``container`` so that its children look like ``children``, keeping the elements that
+ * are already there (matched by id or data-card, else by position and tag). A button under
+ * the pointer, the focused card and a half-typed message survive every re-render.
+ */
+export function patch(container, ...children) {
+  const next = document.createElement(container.nodeName);
+  append(next, children);
+  morphChildren(container, next);
+  return container;
+}
+
+function keyOf(node) {
+  if (node.nodeType !== 1) return null;
+  return node.id ? `#${node.id}` : node.dataset?.card ? `c:${node.dataset.card}` : null;
+}
+
+function sameKind(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+}
+
+function morphChildren(oldParent, newParent) {
+  const wanted = [...newParent.childNodes];
+  const keyed = new Map();
+  for (const child of oldParent.childNodes) {
+    const key = keyOf(child);
+    if (key) keyed.set(key, child);
+  }
+  for (let i = 0; i < wanted.length; i++) {
+    const fresh = wanted[i];
+    const key = keyOf(fresh);
+    let old = oldParent.childNodes[i] ?? null;
+    if (key && keyed.has(key) && keyed.get(key) !== old) {
+      old = keyed.get(key);
+      oldParent.insertBefore(old, oldParent.childNodes[i] ?? null);
+    }
+    if (!old) {
+      oldParent.append(fresh);
+    } else if (sameKind(old, fresh)) {
+      morph(old, fresh);
+    } else {
+      oldParent.replaceChild(fresh, old);
+    }
+  }
+  while (oldParent.childNodes.length > wanted.length) oldParent.lastChild.remove();
+}
+
+function morph(old, fresh) {
+  if (old.nodeType === 3 || old.nodeType === 8) {
+    if (old.data !== fresh.data) old.data = fresh.data;
+    return;
+  }
+  if (old.nodeType !== 1) return;
+  const keepOpen = old.nodeName === "DETAILS"; // the reader opens and closes these
+  for (const attr of [...old.attributes]) {
+    if (keepOpen && attr.name === "open") continue;
+    if (!fresh.hasAttribute(attr.name)) old.removeAttribute(attr.name);
+  }
+  for (const attr of fresh.attributes) {
+    if (keepOpen && attr.name === "open") continue;
+    if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+  }
+  for (const name of old._handlers || []) old[name] = null;
+  for (const name of fresh._handlers || []) old[name] = fresh[name];
+  old._handlers = fresh._handlers;
+  if (old.nodeName === "INPUT" || old.nodeName === "SELECT" || old.nodeName === "TEXTAREA") {
+    if (document.activeElement !== old) {
+      if (old.type === "checkbox" || old.type === "radio") old.checked = fresh.hasAttribute("checked");
+      else if (old.nodeName !== "SELECT" && old.value !== fresh.value) old.value = fresh.value;
+    }
+    if (old.nodeName === "SELECT") {
+      morphChildren(old, fresh);
+      const chosen = [...fresh.options].findIndex((o) => o.hasAttribute("selected"));
+      if (chosen >= 0 && document.activeElement !== old) old.selectedIndex = chosen;
+      return;
+    }
+    return;
+  }
+  if (old.namespaceURI === "http://www.w3.org/2000/svg" && old.nodeName === "svg") {
+    if (old.innerHTML !== fresh.innerHTML) old.innerHTML = fresh.innerHTML;
+    return;
+  }
+  morphChildren(old, fresh);
 }
 
 /** A short, non-blocking status message in the live region at the top of the page. */

@@ -134,20 +134,26 @@ function seatCard(ctx, seat, running) {
     }
     if (mine) controls.push(h("button.stand", { type: "button", onclick: () => command("stand") }, t("stand_up")));
     if (owner && (seat.kind === "empty" || seat.kind === "bot")) {
+      ui.botLevel ||= {};
+      const chosen = seat.level ?? ui.botLevel[seat.seat] ?? defaultLevel(ui.levels);
       const level = h(
         "select.level",
-        { "aria-label": t("bot_level"), id: `bot-level-${seat.seat}` },
-        ui.levels.map((l) => h("option", { value: l, selected: seat.level ? seat.level === l : l === defaultLevel(ui.levels) }, levelLabel(l))),
+        {
+          "aria-label": t("bot_level"),
+          id: `bot-level-${seat.seat}`,
+          onchange: (e) => {
+            ui.botLevel[seat.seat] = e.target.value;
+            if (seat.kind === "bot") command("add_bot", { seat: seat.seat, level: e.target.value });
+          },
+        },
+        ui.levels.map((l) => h("option", { value: l, selected: l === chosen }, levelLabel(l))),
       );
-      if (seat.kind === "bot") {
-        level.addEventListener("change", () => command("add_bot", { seat: seat.seat, level: level.value }));
-      }
       controls.push(level);
       if (seat.kind === "empty") {
         controls.push(
           h(
             "button.add-bot",
-            { type: "button", id: `add-bot-${seat.seat}`, onclick: () => command("add_bot", { seat: seat.seat, level: level.value }) },
+            { type: "button", id: `add-bot-${seat.seat}`, onclick: () => command("add_bot", { seat: seat.seat, level: ui.botLevel[seat.seat] ?? chosen }) },
             t("add_bot"),
           ),
         );
@@ -183,34 +189,35 @@ function rulesPanel(ctx, editable) {
     presetNames.map((p) => h("option", { value: p, selected: table.preset === p }, presetLabel(p))),
   );
   const inputs = {};
+  const draft = (ctx.ui.ruleDraft ||= {});
+  const remember = (k) => (e) => {
+    const el = e.target;
+    draft[k] = el.type === "checkbox" ? el.checked : el.type === "number" ? Number(el.value) : el.value;
+  };
   const fields = OPTION_ORDER.filter((k) => k in current).map((k) => {
     const info = (meta.options || []).find((o) => o.name === k) || {};
-    const value = current[k];
+    const value = k in draft ? draft[k] : current[k];
     let input;
     if (typeof value === "boolean" || info.type === "boolean") {
-      input = h("input", { type: "checkbox", id: `opt-${k}`, checked: Boolean(value) });
+      input = h("input", { type: "checkbox", id: `opt-${k}`, checked: Boolean(value), onchange: remember(k) });
     } else if (info.choices || info.type === "choice") {
       input = h(
         "select",
-        { id: `opt-${k}` },
+        { id: `opt-${k}`, onchange: remember(k) },
         (info.choices || [value]).map((c) => h("option", { value: c, selected: c === value }, optionValue(c))),
       );
     } else {
-      input = h("input", { type: "number", id: `opt-${k}`, value, min: info.min ?? 1, step: 1, inputmode: "numeric" });
+      input = h("input", { type: "number", id: `opt-${k}`, value, min: info.min ?? 1, step: 1, inputmode: "numeric", oninput: remember(k) });
     }
     inputs[k] = input;
     return h("label.opt", { for: `opt-${k}` }, h("span", {}, optionLabel(k)), input);
   });
-  const apply = () => {
+  const apply = async () => {
     const rules = {};
-    for (const [k, input] of Object.entries(inputs)) {
-      let v;
-      if (input.type === "checkbox") v = input.checked;
-      else if (input.type === "number") v = Number(input.value);
-      else v = input.value;
-      if (v !== current[k]) rules[k] = v;
-    }
-    if (Object.keys(rules).length) command("set_rules", { options: rules });
+    for (const [k, v] of Object.entries(draft)) if (v !== current[k]) rules[k] = v;
+    if (!Object.keys(rules).length) return;
+    const reply = await command("set_rules", { options: rules });
+    if (reply?.type === "ack") ctx.ui.ruleDraft = {};
   };
   return h(
     "div.panel.rules-edit",

@@ -1,6 +1,6 @@
 // Leaderboard and profiles: shown from the accounts endpoints when the server offers them
 // (GET /api/leaderboard, /api/players/{id}, /api/accounts/me), else a note.
-import { h, mount } from "../dom.js";
+import { h, patch } from "../dom.js";
 import { lang, num, t } from "../i18n.js";
 import { api, offers } from "../net.js";
 
@@ -126,7 +126,7 @@ export async function render(main, params, path) {
     else if (s.error) content = h("p.note#profile-error", {}, s.error, " ", h("a", { href: "#/" }, t("nav_home")));
     else if (!s.data) content = h("p.loading", {}, t("loading"));
     else content = isProfile ? profile(s.data) : leaderboard(s.data);
-    mount(main, h("section.page", {}, h("h1", {}, title), h("div.panel", {}, content)));
+    patch(main, h("section.page", {}, h("h1", {}, title), h("div.panel", {}, content)));
   }
 
   draw();

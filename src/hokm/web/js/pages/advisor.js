@@ -1,5 +1,5 @@
 // The trump advisor: five cards → the suit a strong hakem would name, and why (server-side).
-import { h, mount, toast } from "../dom.js";
+import { h, patch, toast } from "../dom.js";
 import { lang, num, t } from "../i18n.js";
 import { api } from "../net.js";
 import { SUITS, SYMBOL, cardEl, sortHand, suitName } from "../cards.js";
@@ -28,7 +28,7 @@ export async function render(main) {
   const draw = () => {
     const adv = state.advice;
     const max = adv ? Math.max(...Object.values(adv.scores), 0.01) : 1;
-    mount(
+    patch(
       main,
       h(
         "section.page.advisor",

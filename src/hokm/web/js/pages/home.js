@@ -1,5 +1,5 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
-import { h, mount, toast } from "../dom.js";
+import { h, patch, toast } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { api, ensureGuest, forgetToken, offers, savedName, saveName } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
@@ -14,6 +14,8 @@ export async function render(main) {
     name: savedName(),
     code: "",
     user: "",
+    target: 3,
+    level: null,
     alive: true,
   };
   let poll = null;
@@ -61,8 +63,8 @@ export async function render(main) {
 
   const practice = guarded(async () => {
     if (!(await needName())) return;
-    const target = Number(document.getElementById("practice-target").value);
-    const level = document.getElementById("practice-level").value;
+    const target = state.target;
+    const level = state.level ?? defaultLevel(state.levels);
     const data = await api("/api/rooms", { method: "POST", body: { rules: { target_points: target } } });
     sessionStorage.setItem(`hokm.plan.${data.code}`, JSON.stringify({ practice: true, level }));
     location.hash = `#/room/${data.code}`;
@@ -209,7 +211,7 @@ export async function render(main) {
             },
           }),
         ];
-    mount(
+    patch(
       main,
       h(
         "section.page.home",
@@ -271,7 +273,11 @@ export async function render(main) {
               {},
               t("practice_target"),
               " ",
-              h("select#practice-target", {}, [3, 5, 7].map((n) => h("option", { value: n, selected: n === 3 }, num(n)))),
+              h(
+                "select#practice-target",
+                { onchange: (e) => { state.target = Number(e.target.value); } },
+                [3, 5, 7].map((n) => h("option", { value: n, selected: n === state.target }, num(n))),
+              ),
             ),
             h(
               "label",
@@ -280,8 +286,8 @@ export async function render(main) {
               " ",
               h(
                 "select#practice-level",
-                {},
-                state.levels.map((l) => h("option", { value: l, selected: l === defaultLevel(state.levels) }, levelLabel(l))),
+                { onchange: (e) => { state.level = e.target.value; } },
+                state.levels.map((l) => h("option", { value: l, selected: l === (state.level ?? defaultLevel(state.levels)) }, levelLabel(l))),
               ),
             ),
           ),

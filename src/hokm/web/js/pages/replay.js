@@ -1,6 +1,6 @@
 // A finished game: summary, record download, replay of each hand trick by trick (winners and
 // reasons from the server), and the shuffle verification (POST /api/verify).
-import { h, mount, toast } from "../dom.js";
+import { h, patch, toast } from "../dom.js";
 import { lang, num, t } from "../i18n.js";
 import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
@@ -98,13 +98,13 @@ export async function render(main, [gameId]) {
   function draw() {
     if (!s.alive) return;
     if (s.error) {
-      mount(main, h("section.page", {}, h("h1", {}, t("summary")), h("p.note", { role: "alert" }, s.error)));
+      patch(main, h("section.page", {}, h("h1", {}, t("summary")), h("p.note", { role: "alert" }, s.error)));
       return;
     }
     const rec = s.record;
     const results = s.hands.map((x) => x?.result).filter(Boolean);
     const totals = results.reduce((acc, r) => [acc[0] + r.points[0], acc[1] + r.points[1]], [0, 0]);
-    mount(
+    patch(
       main,
       h(
         "section.page.replay",

@@ -1,5 +1,5 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
-import { h, mount, toast } from "../dom.js";
+import { h, patch, toast } from "../dom.js";
 import { t } from "../i18n.js";
 import { Connection, savedName, savedToken, ensureGuest } from "../net.js";
 import { RoomStore } from "../store.js";
@@ -72,7 +72,11 @@ export async function render(main, [rawCode]) {
       ui.chatError = t("refused", { reason: refusal(reply) });
     } else {
       ui.chatError = "";
-      if (msg.text) ui.chatDraft = "";
+      if (msg.text) {
+        ui.chatDraft = "";
+        const box = document.getElementById("chat-input");
+        if (box && box.value.trim() === msg.text) box.value = "";
+      }
     }
     draw();
     return reply;
@@ -107,18 +111,18 @@ export async function render(main, [rawCode]) {
       return;
     }
     if (ui.notFound) {
-      mount(main, h("section.page", {}, h("h1", {}, t("room_not_found")), h("a", { href: "#/" }, t("nav_home"))));
+      patch(main, h("section.page", {}, h("h1", {}, t("room_not_found")), h("a", { href: "#/" }, t("nav_home"))));
       return;
     }
     if (!store.table) {
-      mount(main, h("section.page", {}, h("p.loading", {}, ui.status === "offline" ? t("reconnecting") : t("loading"))));
+      patch(main, h("section.page", {}, h("p.loading", {}, ui.status === "offline" ? t("reconnecting") : t("loading"))));
       return;
     }
     const game = store.game;
     const status = store.table.status;
     const atTable = game && status !== "lobby" && status !== "closed";
     const body = atTable ? renderTable(ctx) : renderLobby(ctx);
-    mount(
+    patch(
       main,
       h(
         `section.room${atTable ? ".at-table" : ".in-lobby"}`,
@@ -140,7 +144,7 @@ export async function render(main, [rawCode]) {
 
   function drawNamePrompt() {
     const input = h("input#name", { type: "text", maxlength: 24, required: true, value: savedName(), placeholder: t("name_placeholder") });
-    mount(
+    patch(
       main,
       h(
         "section.page",
@@ -151,7 +155,7 @@ export async function render(main, [rawCode]) {
           {
             onsubmit: async (e) => {
               e.preventDefault();
-              const name = input.value.trim();
+              const name = (document.getElementById("name")?.value ?? "").trim();
               if (!name) return;
               try {
                 await ensureGuest(name);

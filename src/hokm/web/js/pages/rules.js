@@ -1,5 +1,5 @@
 // The rules page: Persian and English text of RULES.md §1–9; the active language first.
-import { h, mount } from "../dom.js";
+import { h, patch } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { RULES_EN, RULES_FA } from "../rules_text.js";
 
@@ -8,7 +8,7 @@ export async function render(main) {
   const draw = () => {
     const body = h("div.rules-body", { lang: shown, dir: shown === "fa" ? "rtl" : "ltr" });
     body.innerHTML = shown === "fa" ? RULES_FA : RULES_EN; // static, trusted text
-    mount(
+    patch(
       main,
       h(
         "section.page.rules-page",

@@ -1,6 +1,6 @@
 // The simulator: deal at random or card by card, play all four seats or against bots, and
 // see why each trick was won. Every rule is applied by the server (/api/sim/*).
-import { h, mount, toast } from "../dom.js";
+import { h, patch, toast } from "../dom.js";
 import { lang, num, t } from "../i18n.js";
 import { api } from "../net.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "../cards.js";
@@ -24,6 +24,7 @@ export async function render(main) {
     advice: null,
     busy: false,
     alive: true,
+    seedText: "",
   };
 
   const body = () => ({ hakem: s.hakem, hands: s.hands, trump: s.trump, plays: s.plays });
@@ -71,8 +72,7 @@ export async function render(main) {
 
   async function randomDeal() {
     try {
-      const seedInput = document.getElementById("sim-seed");
-      const seed = seedInput?.value.trim() || undefined;
+      const seed = s.seedText.trim() || undefined;
       const d = await api("/api/sim/deal", { method: "POST", body: { hakem: s.hakem, seed } });
       s.hands = d.hands;
       s.seed = d.seed;
@@ -172,7 +172,7 @@ export async function render(main) {
         h(
           "div.row",
           {},
-          h("label", {}, t("sim_seed"), " ", h("input#sim-seed", { type: "text", dir: "ltr", size: 10 })),
+          h("label", {}, t("sim_seed"), " ", h("input#sim-seed", { type: "text", dir: "ltr", size: 10, value: s.seedText, oninput: (e) => { s.seedText = e.target.value; } })),
           h("button.primary#sim-random", { type: "button", onclick: randomDeal }, t("sim_random")),
         ),
       ),
@@ -316,7 +316,7 @@ export async function render(main) {
 
   function draw() {
     if (!s.alive) return;
-    mount(main, h("section.page.sim", {}, h("h1", {}, t("sim_title")), h("p", {}, t("sim_intro")), s.stage === "setup" ? setupView() : playView()));
+    patch(main, h("section.page.sim", {}, h("h1", {}, t("sim_title")), h("p", {}, t("sim_intro")), s.stage === "setup" ? setupView() : playView()));
   }
 
   botLevels().then((levels) => {

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -556,6 +555,12 @@ def _replay_one(table: Table, entry: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------------- manager
 
 
+def _warm() -> None:
+    """Worker start-up: import the bots once."""
+    import hokm.bots
+    import hokm.table.bots  # noqa: F401
+
+
 def _think(turn: BotTurn) -> dict[str, Any]:
     """Run in a worker: the bot's action for ``turn``, as JSON."""
     return choose_bot_action(turn).to_dict()
@@ -583,7 +588,12 @@ class RoomManager:
             import multiprocessing
 
             context = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                workers, mp_context=context, initializer=_warm
+            )
+            # Start the workers now (they import the bots), not at the first bot move.
+            for _ in range(workers):
+                self._pool.submit(_warm)
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
 
@@ -592,8 +602,11 @@ class RoomManager:
         self._stopping = True
         await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            pool, self._pool = self._pool, None
+            # Wait for the workers to exit, so none is left behind as an orphan.
+            await asyncio.get_running_loop().run_in_executor(
+                None, lambda: pool.shutdown(wait=True, cancel_futures=True)
+            )
 
     def think(self, turn: BotTurn, done: Callable[[dict[str, Any] | None], None]) -> None:
         """Compute a bot move off the event loop; ``done`` gets the action (None on failure)."""
@@ -690,7 +703,3 @@ class RoomManager:
         for actor in self.actors.values():
             if conn in actor.conns:
                 actor.detach(conn)
-
-
-with contextlib.suppress(ImportError):  # pragma: no cover - warm the bots module import
-    import hokm.bots  # noqa: F401

@@ -112,11 +112,20 @@ class _Tables:
 
 
 class _Write:
-    __slots__ = ("fn", "future")
+    """A queued write: a function, or (``fn`` None) event-log rows, which the writer merges
+    with the other queued rows into one multi-row insert."""
 
-    def __init__(self, fn: WriteFn, future: asyncio.Future[Any]) -> None:
+    __slots__ = ("fn", "future", "rows")
+
+    def __init__(
+        self,
+        fn: WriteFn | None,
+        future: asyncio.Future[Any],
+        rows: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.fn = fn
         self.future = future
+        self.rows = rows
 
 
 class SqlStorage:
@@ -186,11 +195,11 @@ class SqlStorage:
 
     # ------------------------------------------------------------------ the writer
 
-    async def _write(self, fn: WriteFn) -> Any:
+    async def _write(self, fn: WriteFn | None, rows: list[dict[str, Any]] | None = None) -> Any:
         if self._writer is None:
             raise StorageError("storage is not started")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Write(fn, future))
+        await self._queue.put(_Write(fn, future, rows))
         return await future
 
     async def _write_loop(self) -> None:
@@ -211,10 +220,15 @@ class SqlStorage:
                 return
 
     async def _run(self, batch: list[_Write]) -> list[Any]:
+        # Every statement costs a round trip to the driver (a thread hop for SQLite), so all
+        # queued event-log rows go in one multi-row insert.
         results: list[Any] = []
+        rows = [row for item in batch if item.rows for row in item.rows]
         async with self.engine.begin() as conn:
+            if rows:
+                await conn.execute(self.t.events.insert(), rows)
             for item in batch:
-                results.append(await item.fn(conn))
+                results.append(None if item.fn is None else await item.fn(conn))
         self.commits += 1
         return results
 
@@ -364,17 +378,12 @@ class SqlStorage:
         """
         if not events:
             return
-        t = self.t.events
         when = _now_ms() if at is None else at
         rows = [
             {"code": code, "version": first_version + i, "at": when, "data": _dump(data)}
             for i, data in enumerate(events)
         ]
-
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(t.insert(), rows)
-
-        await self._write(write)
+        await self._write(None, rows)
 
     async def events_after(
         self, code: str, version: int, *, limit: int | None = None

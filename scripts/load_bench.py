@@ -1,0 +1,271 @@
+"""Load benchmark of ``hokm serve`` (not a test): many concurrent tables on loopback.
+
+Each table has one scripted human client (it thinks ``--think`` seconds, then plays a legal
+card) and three bots (``--level``, moving after the server's ``--bot-delay``). The server runs
+in a subprocess on a fresh SQLite database (or ``--db``). Measured:
+
+* move-to-broadcast latency: from the scripted client sending its action to the same client
+  receiving the event of that move (stored, applied and broadcast by the server);
+* moves per second over all tables (human and bot moves);
+* the server's memory per table (RSS growth divided by the number of tables).
+
+Usage::
+
+    .venv/bin/python scripts/load_bench.py --tables 500 --seconds 60
+    .venv/bin/python scripts/load_bench.py --tables 100 200 500 1000 --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hokm.client import ClientError, HokmClient
+
+MOVE_KINDS = {"card_played", "trump_chosen", "bam_decided", "redealt"}
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    moves: int = 0
+    games: int = 0
+    measuring: bool = False
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def rss_kib(pid: int) -> int:
+    total = 0
+    for p in [pid, *children(pid)]:
+        with contextlib.suppress(OSError):
+            text = Path(f"/proc/{p}/status").read_text()
+            match = re.search(r"VmRSS:\s+(\d+)", text)
+            if match and p == pid:
+                total += int(match.group(1))
+    return total
+
+
+def children(pid: int) -> list[int]:
+    with contextlib.suppress(OSError):
+        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return []
+
+
+class Server:
+    def __init__(self, db: str, args: argparse.Namespace) -> None:
+        self.db = db
+        self.args = args
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = Path(tempfile.mkdtemp()) / "server.log"
+
+    def start(self) -> str:
+        cmd = [
+            sys.executable,
+            "-m",
+            "hokm",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            self.db,
+            "--bot-delay",
+            str(self.args.bot_delay),
+            "--hand-pause",
+            "1",
+            "--bot-workers",
+            str(self.args.bot_workers),
+            "--log-level",
+            "warning",
+        ]
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(
+                cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        # uvicorn prints the port only at info level: find the listening socket instead.
+        for _ in range(600):
+            port = self._port()
+            if port:
+                return f"http://127.0.0.1:{port}"
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(self.log.read_text()[-2000:])
+
+    def _port(self) -> int | None:
+        assert self.proc is not None
+        inodes = set()
+        with contextlib.suppress(OSError):
+            for fd in Path(f"/proc/{self.proc.pid}/fd").iterdir():
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        with contextlib.suppress(OSError):
+            for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+                parts = line.split()
+                if parts[3] == "0A" and parts[9] in inodes:  # LISTEN
+                    return int(parts[1].split(":")[1], 16)
+        return None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+async def table(
+    url: str, n: int, args: argparse.Namespace, stats: Stats, stop: asyncio.Event
+) -> None:
+    rng = random.Random(n)
+    client = HokmClient(url, name=f"bench{n}", timeout=60)
+    sent: dict[str, float] = {}
+
+    def on_frame(frame: dict[str, Any]) -> None:
+        event = frame.get("event")
+        if not isinstance(event, dict):
+            return
+        kind = event.get("kind")
+        if kind in MOVE_KINDS and stats.measuring:
+            stats.moves += 1
+        if kind == "game_result":
+            stats.games += 1
+        if kind in MOVE_KINDS and event.get("seat") == 0 and not event.get("auto") and "t" in sent:
+            started = sent.pop("t")
+            if stats.measuring:
+                stats.latencies.append(time.perf_counter() - started)
+
+    client.on_frame = on_frame
+    await client.connect()
+    code = await client.create_room(
+        rules={"turn_seconds": 120, "trump_seconds": 120, "target_points": 7}
+    )
+    await client.join(code)
+    await client.command("sit", seat=0)
+    for seat in (1, 2, 3):
+        await client.command("add_bot", seat=seat, level=args.level)
+    await client.command("start")
+    while not stop.is_set():
+        status = (client.table or {}).get("status")
+        if client.legal:
+            await asyncio.sleep(rng.uniform(*args.think))
+            legal = client.legal
+            if not legal:
+                continue
+            action = {k: v for k, v in rng.choice(legal).items() if k != "seat"}
+            sent["t"] = time.perf_counter()
+            try:
+                await client.act(action)
+            except ClientError as exc:
+                sent.pop("t", None)
+                stats.error(getattr(exc, "code", "client"))
+            continue
+        if status == "between_games" or any(
+            e["event"].get("kind") == "game_result" for e in client.events[-3:]
+        ):
+            with contextlib.suppress(ClientError):
+                await client.command("continue_game")
+        seen = client.version
+        with contextlib.suppress(ClientError):
+            await client.wait_for(lambda c, seen=seen: c.version != seen, timeout=5)
+        del client.events[:-10]
+        del client.frames[:]
+    await client.close()
+
+
+async def run_level(
+    url: str, server: Server, tables: int, args: argparse.Namespace
+) -> dict[str, Any]:
+    assert server.proc is not None
+    base = rss_kib(server.proc.pid)
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    ramp_started = time.perf_counter()
+    for n in range(tables):
+        tasks.append(asyncio.create_task(table(url, n, args, stats, stop)))
+        if n % 25 == 24:
+            await asyncio.sleep(0.25)
+    await asyncio.sleep(args.warmup)
+    ramp = time.perf_counter() - ramp_started
+    stats.measuring = True
+    started = time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    elapsed = time.perf_counter() - started
+    stats.measuring = False
+    rss = rss_kib(server.proc.pid)
+    stop.set()
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    failed = [d for d in done if isinstance(d, BaseException)]
+    lat = sorted(stats.latencies)
+
+    def q(p: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+    return {
+        "tables": tables,
+        "ramp_s": round(ramp, 1),
+        "seconds": round(elapsed, 1),
+        "human_moves": len(lat),
+        "moves_per_s": round(stats.moves / elapsed, 1),
+        "p50_ms": round(q(0.50), 1),
+        "p90_ms": round(q(0.90), 1),
+        "p99_ms": round(q(0.99), 1),
+        "max_ms": round(1000 * lat[-1], 1) if lat else None,
+        "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
+        "server_rss_mib": round(rss / 1024, 1),
+        "kib_per_table": round((rss - base) / tables, 1),
+        "errors": stats.errors,
+        "failed_tables": len(failed),
+    }
+
+
+async def main(args: argparse.Namespace) -> None:
+    results = []
+    for tables in args.tables:
+        db = args.db or str(Path(tempfile.mkdtemp()) / "bench.db")
+        server = Server(db, args)
+        url = server.start()
+        try:
+            result = await run_level(url, server, tables, args)
+        finally:
+            server.stop()
+        print(json.dumps(result), flush=True)
+        results.append(result)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, nargs="+", default=[100])
+    parser.add_argument("--seconds", type=float, default=30.0, help="measuring time per level")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds after the ramp")
+    parser.add_argument(
+        "--think", type=float, nargs=2, default=(1.0, 3.0), help="human think time range"
+    )
+    parser.add_argument("--bot-delay", type=float, default=0.8)
+    parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument("--level", default="random")
+    parser.add_argument(
+        "--db", default=None, help="database URL or SQLite path (default: a new file)"
+    )
+    asyncio.run(main(parser.parse_args()))

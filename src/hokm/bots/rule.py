@@ -411,7 +411,17 @@ class _Play:
             if best is None or score > best[0]:
                 best = (score, low)
         assert best is not None
-        return best[1]
+        return self._top_of_sequence(best[1])
+
+    def _top_of_sequence(self, low: Card) -> Card:
+        """Lead the top of touching honours (K-Q, Q-J…) to force out the higher card."""
+        mine = self.k.mine(low.suit)
+        if len(mine) >= 2:
+            top, second = mine[-1], mine[-2]
+            touching = not (self.k.higher_unseen(second) & ~self.k.higher_unseen(top))
+            if top.rank >= Rank.JACK and second.rank >= Rank.TEN and touching:
+                return top
+        return low
 
 
 RuleBot.play_class = _Play

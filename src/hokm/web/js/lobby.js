@@ -67,17 +67,12 @@ export function renderLobby(ctx) {
       {},
       owner
         ? [
-            startHakemPicker(ctx),
             h(
               "button.primary#start",
               {
                 type: "button",
                 disabled: !filled || running,
-                onclick: async () => {
-                  const reply = await command("start");
-                  const pick = document.getElementById("start-hakem");
-                  if (reply?.type === "ack" && pick) command("choose_hakem", { seat: Number(pick.value) });
-                },
+                onclick: () => command("start"),
               },
               t("start_game"),
             ),
@@ -95,23 +90,6 @@ export function renderLobby(ctx) {
         },
         t("leave_room"),
       ),
-    ),
-  );
-}
-
-function startHakemPicker(ctx) {
-  const rules = ctx.store.table.rules || {};
-  const manual = ctx.store.game ? rules.next_game_hakem === "manual" : rules.first_hakem === "manual";
-  if (!manual) return null;
-  return h(
-    "label",
-    {},
-    t("hakem"),
-    " ",
-    h(
-      "select#start-hakem",
-      {},
-      [0, 1, 2, 3].map((s) => h("option", { value: s }, ctx.store.seatName(s))),
     ),
   );
 }

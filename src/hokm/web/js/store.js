@@ -145,11 +145,13 @@ export class RoomStore {
         return null;
       case "presence":
         for (const seat of seats) if (seat.player_id && seat.player_id === ev.player) seat.connected = ev.connected;
+        if (ev.connected) table.grace = (table.grace || []).filter((g) => g.player !== ev.player);
         return null;
       case "player_away":
       case "player_back":
       case "player_returned":
         if (seats[ev.seat]) seats[ev.seat].away = ev.kind === "player_away";
+        if (ev.kind === "player_returned") table.grace = (table.grace || []).filter((g) => g.seat !== ev.seat);
         return null;
       case "grace_warning":
         table.grace = [...(table.grace || []).filter((g) => g.seat !== ev.seat), ev];
@@ -172,6 +174,10 @@ export class RoomStore {
         table.grace = [];
         this.handResult = null;
         return "game";
+      case "game_cancelled":
+      case "game_closed":
+        table.grace = [];
+        return "table";
       case "game_result":
         table.games = [...(table.games || []), ev];
         return null;

@@ -5,6 +5,7 @@ import { h, toast } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
+import { rulesList } from "./common.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise play: next is on the right
 
@@ -39,6 +40,12 @@ export function renderTable(ctx) {
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : null,
     h("div.row.aux", {}, lastTrickButton(ctx), aceDrawInfo(store)),
+    h(
+      "details.rules-now#table-rules",
+      { open: (game.hand_number ?? 0) === 0 && !(game.tricks || []).length && game.phase !== "play" },
+      h("summary", {}, t("rules_in_force"), ": ", t("target", { n: store.table.rules?.target_points ?? 7 }), store.table.rules?.bam ? ` · ${t("opt_bam")}` : ""),
+      rulesList(store.table.rules, store.table.preset),
+    ),
     ui.lastTrickOpen ? lastTrickPanel(ctx, bottom) : null,
     store.table.status === "game_over" ? gameOver(ctx) : null,
   );
@@ -82,13 +89,20 @@ function hud(store) {
 }
 
 function awayBanner(store) {
-  if (store.table.status !== "playing") return null;
+  if (store.table.status !== "playing" && store.table.status !== "paused") return null;
   const away = store.table.seats.filter((s) => s.kind === "human" && (s.away || s.connected === false));
-  if (!away.length) return null;
+  const grace = (store.table.grace || []).filter((g) => g.cancel_at || g.deadline);
+  if (!away.length && !grace.length) return null;
   return h(
     "div.banner.info#away",
     { role: "status" },
     away.map((s) => h("div", {}, t("player_away", { name: s.name }), " ", t("bot_plays_for", { name: s.name }))),
+    grace.map((g) => {
+      const at = g.cancel_at ?? g.deadline;
+      const ms = at < 1e11 ? at * 1000 : at;
+      const name = typeof g.seat === "number" ? store.seatName(g.seat) : "";
+      return h("div.grace", {}, t("grace_warning_at", { name }), " ", h("b", { dataset: { deadline: ms } }, ""), " ", t("seconds"));
+    }),
   );
 }
 
@@ -180,6 +194,19 @@ function prompt(ctx) {
   if (store.table.status === "game_over" || game.phase === "game_over") return null;
   const me = store.mySeat;
   const timerBar = me !== null && store.timer?.seat === me ? countdown(store, me) : null;
+  if (game.phase === "choose_hakem" && (store.table.rules?.first_hakem === "manual" || store.table.rules?.next_game_hakem === "manual")) {
+    if (!store.isOwner) return h("div.prompt#prompt", { role: "status" }, t("waiting_owner_hakem"));
+    return h(
+      "div.prompt.choose-hakem#choose-hakem",
+      { role: "group", "aria-label": t("choose_hakem") },
+      h("strong", {}, t("choose_hakem")),
+      h(
+        "div.row",
+        {},
+        [0, 1, 2, 3].map((seat) => h("button.hakem-btn", { type: "button", dataset: { seat }, onclick: () => ctx.command("choose_hakem", { seat }) }, store.seatName(seat))),
+      ),
+    );
+  }
   const trumps = store.legal("choose_trump");
   if (trumps.length) {
     const counts = {};

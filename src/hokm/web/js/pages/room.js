@@ -190,7 +190,8 @@ export async function render(main, [rawCode]) {
     else if (ev.kind === "paused") toast(t("game_paused"));
     else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
     else if (ev.kind === "grace_warning") {
-      const left = Math.max(0, Math.round(((ev.deadline ?? 0) - conn.serverNow()) / 1000));
+      const at = ev.cancel_at ?? ev.deadline ?? 0;
+      const left = Math.max(0, Math.round(((at < 1e11 ? at * 1000 : at) - conn.serverNow()) / 1000));
       toast(t("grace_warning", { name, n: left }), "error");
     }
   }

@@ -6,7 +6,17 @@ import random
 
 from hokm.engine import RuleSet, view_of
 
-from .conftest import Clock, err, join, make_table, my_turn, ok, one_human_table, seat_bots
+from .conftest import (
+    Clock,
+    err,
+    join,
+    make_table,
+    my_turn,
+    ok,
+    one_human_table,
+    play_any,
+    seat_bots,
+)
 
 
 def _ann_to_play(clock: Clock):  # type: ignore[no-untyped-def]
@@ -111,10 +121,21 @@ def test_checks_come_in_order_and_name_the_problem(clock: Clock) -> None:
 
 def test_an_illegal_card_names_the_rule(clock: Clock) -> None:
     table = _ann_to_play(clock)
-    game = table.game
-    assert game is not None
-    legal = {a["card"] for a in view_of(game, 0).legal}
-    held = {str(c) for c in view_of(game, 0).hand}
+    rng = random.Random(7)
+    for _ in range(60):  # play on until Ann must follow a suit she holds
+        game = table.game
+        assert game is not None
+        legal = {a["card"] for a in view_of(game, 0).legal}
+        held = {str(c) for c in view_of(game, 0).hand}
+        if held - legal:
+            break
+        play_any(table, clock, "ann", rng)
+        table.advance(clock.now)
+        for _ in range(20):
+            if my_turn(table, "ann"):
+                break
+            table.advance(clock.advance(1))
+    assert held - legal
     if held - legal:  # must follow suit
         card = sorted(held - legal)[0]
         reply = err(
@@ -130,7 +151,7 @@ def test_an_illegal_card_names_the_rule(clock: Clock) -> None:
             ),
             "illegal",
         )
-        assert "must follow suit" in reply["message"]
+        assert "must follow suit" in reply["message"] and "باید" in reply["message_fa"]
     not_held = next(c for c in ("AS", "KS", "AH", "KH", "AD") if c not in held)
     reply = err(
         table.handle(
@@ -145,7 +166,7 @@ def test_an_illegal_card_names_the_rule(clock: Clock) -> None:
         ),
         "illegal",
     )
-    assert "does not hold" in reply["message"]
+    assert "does not hold" in reply["message"] and not_held in reply["message_fa"]
 
 
 def test_every_event_gets_the_next_version(clock: Clock) -> None:

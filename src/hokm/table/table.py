@@ -855,7 +855,7 @@ class Table:
         except WrongPhaseError as exc:
             raise TableError("wrong_phase", str(exc)) from exc
         except IllegalActionError as exc:
-            raise TableError("illegal", str(exc)) from exc
+            raise TableError("illegal", str(exc), _illegal_fa(game, action)) from exc
         if cmd.version > self.version:
             raise TableError(
                 "stale", f"version {cmd.version} is newer than the table's ({self.version})"
@@ -1129,6 +1129,17 @@ class Table:
 _NO_DATA: dict[str, Any] = {}
 _AUTO: dict[str, Any] = {"auto": True}
 _ACT_KINDS = {"card_played", "trump_chosen", "bam_decided", "redealt", "hakem_chosen"}
+
+
+def _illegal_fa(game: Game, action: Action) -> str:
+    """The Persian reason for the common illegal moves (the English one names the rule)."""
+    if isinstance(action, Play):
+        if action.card not in game.hand_of(action.seat):
+            return f"کارت {action.card} در دست شما نیست"
+        return "باید از خالی که بازی شده بازی کنید (اگر دارید)"
+    if isinstance(action, RequestRedeal):
+        return "درخواست پخش دوباره فقط وقتی مجاز است که در پنج کارت اول کارتی از ده به بالا نباشد"
+    return "این حرکت طبق قوانین مجاز نیست"
 
 
 def _not_member() -> TableError:

@@ -164,3 +164,32 @@ def test_free_text_returns_between_hands(clock: Clock) -> None:
         table.advance(clock.now)
     assert not table.in_hand  # waiting for the next deal
     ok(table.handle("ann", {"type": "chat", "text": "well played all"}, clock.now))
+
+
+_SCRIPTS = ("0123456789", "۰۱۲۳۴۵۶۷۸۹", "٠١٢٣٤٥٦٧٨٩")
+_SEPARATORS = ("", " ", "  ", ".", "-", " - ", "/", "_", " . ", ")", "(")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_randomly_disguised_phone_numbers_are_caught(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(200):
+        digits = "09" + "".join(rng.choice("0123456789") for _ in range(9))
+        text = ""
+        for i, d in enumerate(digits):
+            text += rng.choice(_SCRIPTS)[int(d)]
+            if i < len(digits) - 1 and rng.random() < 0.5:
+                text += rng.choice(_SEPARATORS)
+        message = rng.choice(["", "call ", "شماره ", "my number: "]) + text
+        assert find_phone(message), message
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_randomly_disguised_links_are_caught(seed: int) -> None:
+    rng = random.Random(seed)
+    dots = (".", " . ", " dot ", "(dot)", "[.]", " نقطه ", "。")
+    tlds = ("com", "ir", "net", "org", "COM", "کام")
+    for _ in range(200):
+        name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9)))
+        message = rng.choice(["", "visit ", "برو "]) + name + rng.choice(dots) + rng.choice(tlds)
+        assert find_link(message), message

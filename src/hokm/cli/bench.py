@@ -22,7 +22,15 @@ from typing import Any
 
 from hokm.engine import Deal, Game, Phase, RuleSet, Seat, judge, record_from_game, view_of
 
-__all__ = ["SECTIONS", "BenchOptions", "Measurement", "measure", "random_hands", "register"]
+__all__ = [
+    "SECTIONS",
+    "BenchOptions",
+    "Measurement",
+    "measure",
+    "random_games",
+    "random_hands",
+    "register",
+]
 
 #: Section name → "module:function". Add a line for a new section.
 SECTIONS: dict[str, str] = {
@@ -77,16 +85,17 @@ def measure(
 
 
 def random_hands(count: int, *, rules: RuleSet | None = None, seed: str = "bench") -> int:
-    """Play ``count`` complete random hands through the public API; return ``count``.
+    """Play ``count`` complete random hands through the public API, each in a fresh game.
 
-    Each hand is a fresh :class:`Game`: a deal from a seed, a random trump choice (or a redeal
+    Each hand: a new :class:`Game`, a deal from a seed, a random trump choice (or a redeal
     when the rules allow one), then random legal plays from ``Game.legal_actions``, each
-    applied with ``Game.apply``, until the hand is scored.
+    applied with ``Game.apply``, until the hand is scored. Returns ``count``.
     """
     rules = rules if rules is not None else RuleSet()
     rand = random.Random(seed).random
+    seats = tuple(Seat)
     for i in range(count):
-        hakem = Seat(i & 3)
+        hakem = seats[i & 3]
         game = Game(rules, hakem=hakem)
         deals = 0
         while game.hand_number == 0:
@@ -99,6 +108,29 @@ def random_hands(count: int, *, rules: RuleSet | None = None, seed: str = "bench
             else:
                 break  # the game is over (a bam won it)
     return count
+
+
+def random_games(count: int, *, rules: RuleSet | None = None, seed: str = "bench") -> int:
+    """Play random whole games through the public API until at least ``count`` hands are
+    complete; return the number of hands. As :func:`random_hands`, but the hands follow each
+    other in games (the hakem rotates, scores add up), as at a table."""
+    rules = rules if rules is not None else RuleSet()
+    rand = random.Random(seed).random
+    seats = tuple(Seat)
+    hands = deals = 0
+    while hands < count:
+        game = Game(rules, hakem=seats[hands & 3])
+        while True:
+            actions = game.legal_actions()
+            if actions:
+                game.apply(actions[int(rand() * len(actions))])
+            elif game.phase is Phase.DEAL:
+                game.apply(Deal.from_seed(f"{seed}:{deals}", game.hakem or 0))
+                deals += 1
+            else:
+                break  # the game is over
+        hands += len(game.hand_results)
+    return hands
 
 
 def _deals(count: int) -> int:
@@ -150,6 +182,13 @@ def engine_section(options: BenchOptions) -> list[Measurement]:
             "random hands, public API (Game.legal_actions + apply)",
             "hands/s",
             lambda n: random_hands(n, seed=options.seed),
+            3000,
+            options,
+        ),
+        measure(
+            "random hands in whole games, public API",
+            "hands/s",
+            lambda n: random_games(n, seed=options.seed),
             3000,
             options,
         ),

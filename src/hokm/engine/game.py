@@ -68,6 +68,7 @@ TRICKS_TO_WIN = 7
 _DEFAULT_RULES = RuleSet()
 _FIRST_HAKEM_METHODS = ("ace_draw", "random", "manual")
 _PLAYS = tuple(tuple(Play.of(s, c) for c in ALL_CARDS) for s in Seat)
+_CHOOSE_TRUMP = tuple(tuple(ChooseTrump(s, suit) for suit in Suit) for s in Seat)
 _CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in ALL_CARDS) for s in Seat)
 
 
@@ -321,7 +322,7 @@ class Game:
             hakem = self.hakem
             if hakem is None or (seat is not None and seat != hakem):
                 return []
-            actions: list[Action] = [ChooseTrump(hakem, s) for s in Suit]
+            actions: list[Action] = [*_CHOOSE_TRUMP[hakem]]
             if self._may_redeal_weak_five():
                 actions.append(RequestRedeal(hakem))
             return actions

@@ -134,3 +134,31 @@ def test_a_full_room_refuses_more_members(clock: Clock) -> None:
     table = make_table(clock, config=TableConfig(max_members=2))
     join(table, clock, "bob")
     err(table.handle("cy", {"type": "join", "name": "Cy"}, clock.now), "table_full")
+
+
+def test_an_absent_owner_hands_the_room_on_outside_a_game(clock: Clock) -> None:
+    from hokm.table import TableConfig
+
+    table = make_table(clock, config=TableConfig(bot_delay=0, hand_pause=0, owner_grace=60))
+    join(table, clock, "bob")
+    out = table.disconnect("ann", clock.now)
+    away = next(e for e in out.events if e.kind == "owner_away")
+    assert away.data == {"owner": "ann", "handover_at": clock.now + 60}
+    # Coming back in time keeps the room.
+    out = table.connect("ann", clock.now + 30)
+    assert any(e.kind == "owner_away" and e.data["handover_at"] is None for e in out.events)
+    assert "owner_away" not in table.deadlines
+    table.disconnect("ann", clock.advance(30))
+    assert table.tick(clock.advance(59)).events == []
+    out = table.tick(clock.advance(1))
+    assert table.owner == "bob" and "owner_changed" in [e.kind for e in out.events]
+
+
+def test_an_absent_owner_keeps_the_room_when_no_one_else_is_here(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob")
+    table.disconnect("bob", clock.now)
+    table.disconnect("ann", clock.now)
+    assert "owner_away" not in table.deadlines
+    table.tick(clock.advance(10_000))
+    assert table.owner == "ann"

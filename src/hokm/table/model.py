@@ -37,6 +37,7 @@ class TableConfig:
     chat_size: int = 100  # chat messages kept for snapshots
     timeout_bot_level: str = "medium"  # the bot that moves for a human who timed out or left
     replies_kept: int = 512  # remembered (player, action_id) replies
+    owner_grace: float = 120.0  # an owner away this long outside a game hands the room on
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -48,6 +49,7 @@ class TableConfig:
             "chat_size": self.chat_size,
             "timeout_bot_level": self.timeout_bot_level,
             "replies_kept": self.replies_kept,
+            "owner_grace": self.owner_grace,
         }
 
     @classmethod
@@ -113,6 +115,7 @@ class Deadline:
     * ``hakem``: the owner's manual choice of the first hakem times out (then: random).
     * ``deal``: the next deal is due (after the ace draw or a hand's end).
     * ``grace_warn`` / ``grace_cancel``: a disconnected player's grace period steps.
+    * ``owner_away``: outside a game, the absent owner hands the room to someone present.
     """
 
     kind: str

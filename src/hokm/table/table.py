@@ -932,8 +932,24 @@ class Table:
         self._emit("deal_committed", {"hand": game.hand_number, "commitment": self.commitment})
         self._apply_game_action(Deal.from_seed(seed, game.hakem), now, auto=False)
 
+    def _check_owner_away(self, now: float) -> None:
+        """Outside a game, an owner who stays away ``owner_grace`` seconds while someone else
+        is here hands the room on (so a closed tab never blocks a room)."""
+        owner = self.members.get(self.owner) if self.owner is not None else None
+        others = owner is not None and any(
+            m.is_connected for m in self.members.values() if m.player != owner.player
+        )
+        if self._status == "playing" or owner is None or owner.is_connected or not others:
+            if self.deadlines.pop("owner_away", None) is not None:
+                self._emit("owner_away", {"owner": self.owner, "handover_at": None})
+        elif "owner_away" not in self.deadlines:
+            at = now + self.config.owner_grace
+            self._arm(Deadline("owner_away", at, None, owner.player))
+            self._emit("owner_away", {"owner": owner.player, "handover_at": at})
+
     def _settle(self, now: float) -> None:
         """Do every automatic step that is due and arm the deadline of the next decision."""
+        self._check_owner_away(now)
         for _ in range(16):
             game = self.game
             if self._status != "playing" or game is None or self.is_paused:
@@ -1047,6 +1063,8 @@ class Table:
                 "grace_warning",
                 {"player": deadline.player, "seat": deadline.seat, "cancel_at": cancel_at},
             )
+        elif deadline.kind == "owner_away":
+            self._pass_ownership(exclude=deadline.player)
         elif deadline.kind == "grace_cancel":
             self._end_game("cancelled", now, abandoned=deadline.player)
             self._set_status("lobby")

@@ -45,19 +45,6 @@ def test_every_string_has_both_languages(new_page: Callable[..., Page]) -> None:
     assert missing == [[], []]
 
 
-def test_rules_page_in_persian_and_english(new_page: Callable[..., Page]) -> None:
-    page = new_page(viewport=PHONE)
-    page.goto("/#/rules")
-    page.wait_for_selector(".rules-body h2")
-    text = page.inner_text(".rules-body")
-    for word in ("حاکم", "حکم", "کُت", "حاکم‌کُتی", "بام", "پَر بام", "خال زمین"):
-        assert word in text
-    shot(page, "phone-rules-fa")
-    page.click("#rules-en")
-    assert "hakem-kot" in page.inner_text(".rules-body")
-    assert page.get_attribute(".rules-body", "dir") == "ltr"
-
-
 def test_simulator_deals_plays_and_explains_each_trick(new_page: Callable[..., Page]) -> None:
     """A seeded random deal; trump from the hakem's five; legal cards come from the server;
     a finished trick says who won it and why."""
@@ -85,6 +72,7 @@ def test_simulator_deals_plays_and_explains_each_trick(new_page: Callable[..., P
 def test_simulator_set_up_card_by_card_against_bots(new_page: Callable[..., Page]) -> None:
     page = new_page(viewport=PHONE)
     page.goto("/#/sim")
+    page.wait_for_selector("#sim-vs-bots")
     page.click("#sim-vs-bots")
     page.locator(".picker .card").nth(0).click()  # AS to seat 1
     assert "(۱)" in page.inner_text(".seat-tab.primary")
@@ -94,47 +82,16 @@ def test_simulator_set_up_card_by_card_against_bots(new_page: Callable[..., Page
     shot(page, "phone-sim")
 
 
-def test_trump_advisor_explains_its_choice(new_page: Callable[..., Page]) -> None:
-    page = new_page(viewport=PHONE)
-    page.goto("/#/advisor")
-    for code in ("AS", "KS", "QS", "2H", "3D"):
-        page.click(f'.picker [data-card="{code}"]')
-    page.click("#advisor-ask")
-    page.wait_for_selector("#advice")
-    assert "پیک" in page.inner_text("#advice .advice")
-    shot(page, "phone-advisor")
-
-
-def test_leaderboard_and_profile_pages_of_a_guest(new_page: Callable[..., Page]) -> None:
-    """The leaderboard is public; a guest's own profile page asks them to log in."""
-    page = new_page()
-    page.goto("/#/leaderboard")
-    page.wait_for_selector("#leaderboard")
-    page.goto("/#/profile")
-    page.wait_for_selector("#profile-error")
-    assert "Log in" in page.inner_text("#profile-error") or "وارد" in page.inner_text(
-        "#profile-error"
-    )
-
-
-def test_a_four_colour_deck_can_be_chosen(new_page: Callable[..., Page]) -> None:
-    page = new_page()
-    page.goto("/#/advisor")
-    page.wait_for_selector('.picker [data-card="AD"]')
-    red = page.eval_on_selector('.picker [data-card="AD"]', "e => getComputedStyle(e).color")
-    page.check("#deck4")
-    blue = page.eval_on_selector('.picker [data-card="AD"]', "e => getComputedStyle(e).color")
-    assert red != blue
-    page.reload()
-    assert page.is_checked("#deck4")
-
-
 def test_register_then_quick_match_leaderboard_and_profile(
     new_page: Callable[..., Page],
 ) -> None:
-    """With the accounts endpoints: register from the home page, wait in the quick-match
-    queue (and leave it), see the leaderboard and one's own profile."""
+    """With the accounts endpoints: a guest is asked to log in for a profile; register from
+    the home page, wait in the quick-match queue (and leave it), see the leaderboard and one's
+    own profile."""
     page = new_page(viewport=PHONE)
+    page.goto("/#/profile")  # a guest's own profile page asks them to log in
+    page.wait_for_selector("#profile-error")
+    assert "وارد" in page.inner_text("#profile-error")
     page.goto("/")
     page.wait_for_selector("#login-box")
     page.fill("#name", "Parisa")
@@ -157,3 +114,34 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#profile")
     assert "parisa_web" in page.inner_text("#profile")
     shot(page, "phone-profile")
+
+
+def test_rules_advisor_and_four_colour_deck(new_page: Callable[..., Page]) -> None:
+    """The rules in Persian (with the words of RULES.md §1) and in English; the trump advisor
+    explains its choice; the four-colour deck recolours diamonds and is remembered."""
+    page = new_page(viewport=PHONE)
+    page.goto("/#/rules")
+    page.wait_for_selector(".rules-body h2")
+    text = page.inner_text(".rules-body")
+    for word in ("حاکم", "حکم", "کُت", "حاکم‌کُتی", "بام", "پَر بام", "خال زمین"):
+        assert word in text
+    shot(page, "phone-rules-fa")
+    page.click("#rules-en")
+    assert "hakem-kot" in page.inner_text(".rules-body")
+    assert page.get_attribute(".rules-body", "dir") == "ltr"
+
+    page.goto("/#/advisor")
+    for code in ("AS", "KS", "QS", "2H", "3D"):
+        page.click(f'.picker [data-card="{code}"]')
+    page.click("#advisor-ask")
+    page.wait_for_selector("#advice")
+    assert "پیک" in page.inner_text("#advice .advice")
+    shot(page, "phone-advisor")
+
+    red = page.eval_on_selector('.picker [data-card="AD"]', "e => getComputedStyle(e).color")
+    page.click("#menu")
+    page.check("#deck4")
+    blue = page.eval_on_selector('.picker [data-card="AD"]', "e => getComputedStyle(e).color")
+    assert red != blue
+    page.reload()
+    assert page.is_checked("#deck4")

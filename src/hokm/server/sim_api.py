@@ -383,3 +383,26 @@ def routes() -> list[BaseRoute]:
         Route("/api/sim/bot", post_bot, methods=["POST"]),
         Route("/api/advisor/trump", post_advice, methods=["POST"]),
     ]
+
+
+def bench(repeat: int = 200) -> dict[str, float]:
+    """Milliseconds per call of the simulator's heaviest request and of the advisor."""
+    import timeit
+
+    deal = deal_json("bench", 0)
+    plays: list[str] = []
+    body: dict[str, Any] = {"hakem": 0, "hands": deal["hands"], "trump": "S", "plays": plays}
+    while (state := replay(body))["phase"] != "over":
+        plays.append(state["legal"][0])
+    finished = timeit.timeit(lambda: replay(body), number=repeat) / repeat
+    advice = timeit.timeit(lambda: advise(["AS", "KS", "2H", "3H", "4D"]), number=repeat * 5)
+    return {
+        "replay_finished_hand_ms": finished * 1000,
+        "plays": float(len(plays)),
+        "advise_ms": advice / (repeat * 5) * 1000,
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover - ``python -m hokm.server.sim_api``: the benchmark
+    for key, value in bench().items():
+        print(f"{key}: {value:.3f}")

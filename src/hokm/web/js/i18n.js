@@ -488,7 +488,7 @@ const STRINGS = {
     rank_J: "jack",
     rank_T: "10",
     card_name: "{rank} of {suit}",
-    bot: "bot",
+    bot: "Bot",
     seat_bottom: "bottom",
   },
 };

@@ -92,3 +92,26 @@ def test_success_clears_the_account_failures() -> None:
     limiter.succeeded(account="sara")
     limiter.failed(account="sara", address="a", now=1)
     limiter.check(account="sara", address="a", now=2)
+
+
+async def test_hashing_and_checking_run_off_the_event_loop_thread() -> None:
+    """argon2 work happens in a worker thread, never on the thread running the event loop."""
+    import threading
+
+    passwords = Passwords(time_cost=1, memory_cost=1024)
+    seen: list[int] = []
+    real_hash, real_verify = passwords.hash_sync, passwords.verify_sync
+
+    def hash_sync(password: str) -> str:
+        seen.append(threading.get_ident())
+        return real_hash(password)
+
+    def verify_sync(stored: str | None, password: str) -> bool:
+        seen.append(threading.get_ident())
+        return real_verify(stored, password)
+
+    passwords.hash_sync = hash_sync  # type: ignore[method-assign]
+    passwords.verify_sync = verify_sync  # type: ignore[method-assign]
+    stored = await passwords.hash("correct horse")
+    assert await passwords.verify(stored, "correct horse")
+    assert len(seen) == 2 and threading.get_ident() not in seen

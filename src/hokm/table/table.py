@@ -215,7 +215,6 @@ class Table:
                 reply["reason"] = error.reason
         else:
             self._settle(now)
-            reply["version"] = self.version  # including what the command set in motion
         out = self._out
         out.reply = reply
         if key is not None:

@@ -48,10 +48,22 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     # After the game: the record and a replay with the shuffle verified.
     page.wait_for_selector("#download-record")
     href = page.get_attribute("#download-record", "href")
-    assert href is not None and href.startswith("/api/games/")
+    replay = page.get_attribute("#open-replay", "href")
+    assert href is not None and href.startswith("/api/games/") and replay
     record = page.request.get(href).json()
     assert record["hands"] and all(len(h["plays"]) >= 28 for h in record["hands"])
-    page.click("#open-replay")
+
+    # The owner starts a new game in the same room, then closes it: back to the lobby.
+    page.click("#continue")
+    page.wait_for_function("window.hokmStore.table.status === 'playing'")
+    page.wait_for_function("window.hokmStore.game && window.hokmStore.game.score[0] === 0")
+    assert store(page, "s.game.score") == [0, 0]
+    page.click("#close-game-now")
+    page.click("#close-game-sure")
+    page.wait_for_selector(".lobby")
+    assert page.locator("#start").count() == 1
+
+    page.goto(f"/{replay}")
     page.wait_for_selector("#replay-why")
     assert page.inner_text("#replay-trick-title").startswith("دست ۱")
     page.click("#replay-next")

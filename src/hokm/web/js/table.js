@@ -39,7 +39,7 @@ export function renderTable(ctx) {
     ),
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : null,
-    h("div.row.aux", {}, lastTrickButton(ctx), aceDrawInfo(store)),
+    h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), aceDrawInfo(store)),
     h(
       "details.rules-now#table-rules",
       { open: (game.hand_number ?? 0) === 0 && !(game.tricks || []).length && game.phase !== "play" },
@@ -295,6 +295,20 @@ function handRow(ctx) {
         onclick: () => play(card),
       }),
     ),
+  );
+}
+
+function closeGameButton(ctx) {
+  const { store, ui } = ctx;
+  if (!store.isOwner || store.table.status === "game_over") return null;
+  if (!ui.confirmClose) {
+    return h("button#close-game-now", { type: "button", onclick: () => { ui.confirmClose = true; ctx.redraw(); } }, t("close_game"));
+  }
+  return h(
+    "span.row",
+    {},
+    h("button.danger#close-game-sure", { type: "button", onclick: () => { ui.confirmClose = false; ctx.command("close_game"); } }, t("close_game_sure")),
+    h("button#close-game-cancel", { type: "button", onclick: () => { ui.confirmClose = false; ctx.redraw(); } }, t("quick_match_cancel")),
   );
 }
 

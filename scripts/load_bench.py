@@ -62,6 +62,16 @@ def rss_kib(pid: int) -> int:
     return total
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` and its children (the bot workers)."""
+    total = 0.0
+    for p in [pid, *children(pid)]:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def children(pid: int) -> list[int]:
     with contextlib.suppress(OSError):
         return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
@@ -208,9 +218,11 @@ async def run_level(
     ramp = time.perf_counter() - ramp_started
     stats.measuring = True
     started = time.perf_counter()
+    cpu_before = cpu_seconds(server.proc.pid)
     await asyncio.sleep(args.seconds)
     elapsed = time.perf_counter() - started
     stats.measuring = False
+    cpu = cpu_seconds(server.proc.pid) - cpu_before
     rss = rss_kib(server.proc.pid)
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
@@ -231,6 +243,8 @@ async def run_level(
         "p99_ms": round(q(0.99), 1),
         "max_ms": round(1000 * lat[-1], 1) if lat else None,
         "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
+        "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "server_cpu_ms_per_move": round(1000 * cpu / max(stats.moves, 1), 2),
         "server_rss_mib": round(rss / 1024, 1),
         "kib_per_table": round((rss - base) / tables, 1),
         "errors": stats.errors,

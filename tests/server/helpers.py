@@ -43,6 +43,7 @@ async def running_server(config: Settings) -> AsyncIterator[str]:
             log_level="warning",
             lifespan="on",
             ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
         )
     )
     server.install_signal_handlers = lambda: None  # type: ignore[method-assign]

@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot moves")
     parser.add_argument("--hand-pause", type=float, default=None, help="seconds between hands")
+    parser.add_argument(
+        "--ws-deflate", action="store_true", help="compress WebSocket frames (permessage-deflate)"
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level (info)")
     parser.set_defaults(func=run)
 
@@ -58,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024,
         ws_ping_interval=20.0,
         ws_ping_timeout=40.0,
+        ws_per_message_deflate=args.ws_deflate,  # off by default: it costs CPU per frame
         lifespan="on",
     )
     server = uvicorn.Server(config)

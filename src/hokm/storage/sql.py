@@ -12,18 +12,19 @@ tables in a shared database and drop them afterwards.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from hokm.storage.base import (
     GameSummary,
@@ -39,7 +40,7 @@ __all__ = ["SqlStorage", "open_storage"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-WriteFn = Callable[[AsyncConnection], Awaitable[Any]]
+WriteFn = Callable[[sa.Connection], Any]
 
 
 def _now_ms() -> int:
@@ -141,6 +142,8 @@ class SqlStorage:
         self.batch = batch
         self.t = _Tables(prefix)
         self.is_sqlite = self.url.startswith("sqlite")
+        self._sync_engine: sa.Engine | None = None
+        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self.engine: AsyncEngine = self._make_engine()
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
@@ -155,16 +158,15 @@ class SqlStorage:
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(self.url, connect_args={"timeout": 30})
-
-        @sa.event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cursor = dbapi_conn.cursor()
-            # WAL + NORMAL: a committed transaction survives a killed process (kill -9).
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA busy_timeout=10000")
-            cursor.close()
-
+        _sqlite_pragmas(engine.sync_engine)
+        # Writes use the plain sqlite3 driver in one dedicated thread: a whole batch is one
+        # hop to that thread instead of one per statement.
+        sync_url = make_url(self.url).set(drivername="sqlite")
+        self._sync_engine = sa.create_engine(
+            sync_url, connect_args={"timeout": 30, "check_same_thread": False}
+        )
+        _sqlite_pragmas(self._sync_engine)
+        self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         return engine
 
     async def start(self) -> None:
@@ -184,6 +186,10 @@ class SqlStorage:
                 await self._writer
             self._writer = None
         await self.engine.dispose()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
 
     async def drop_all(self) -> None:
         """Drop this prefix's tables (tests)."""
@@ -219,16 +225,26 @@ class SqlStorage:
             if stop:
                 return
 
-    async def _run(self, batch: list[_Write]) -> list[Any]:
-        # Every statement costs a round trip to the driver (a thread hop for SQLite), so all
-        # queued event-log rows go in one multi-row insert.
-        results: list[Any] = []
+    def _run_sync(self, conn: sa.Connection, batch: list[_Write]) -> list[Any]:
+        # Every statement is a round trip to the driver, so all queued event-log rows go in
+        # one multi-row insert.
         rows = [row for item in batch if item.rows for row in item.rows]
-        async with self.engine.begin() as conn:
-            if rows:
-                await conn.execute(self.t.events.insert(), rows)
-            for item in batch:
-                results.append(None if item.fn is None else await item.fn(conn))
+        if rows:
+            conn.execute(self.t.events.insert(), rows)
+        return [None if item.fn is None else item.fn(conn) for item in batch]
+
+    def _sqlite_batch(self, batch: list[_Write]) -> list[Any]:
+        assert self._sync_engine is not None
+        with self._sync_engine.begin() as conn:
+            return self._run_sync(conn, batch)
+
+    async def _run(self, batch: list[_Write]) -> list[Any]:
+        if self._thread is not None:
+            loop = asyncio.get_running_loop()
+            results = await loop.run_in_executor(self._thread, self._sqlite_batch, batch)
+        else:
+            async with self.engine.begin() as conn:
+                results = await conn.run_sync(self._run_sync, batch)
         self.commits += 1
         return results
 
@@ -266,11 +282,11 @@ class SqlStorage:
         """The stored value of ``key``; stores ``default`` first if there is none."""
         t = self.t.settings
 
-        async def write(conn: AsyncConnection) -> str:
-            row = (await conn.execute(sa.select(t.c.value).where(t.c.key == key))).first()
+        def write(conn: sa.Connection) -> str:
+            row = (conn.execute(sa.select(t.c.value).where(t.c.key == key))).first()
             if row is not None:
                 return str(row[0])
-            await conn.execute(t.insert().values(key=key, value=default))
+            conn.execute(t.insert().values(key=key, value=default))
             return default
 
         return str(await self._write(write))
@@ -282,14 +298,14 @@ class SqlStorage:
         t = self.t.players
         now = _now_ms()
 
-        async def write(conn: AsyncConnection) -> None:
+        def write(conn: sa.Connection) -> None:
             values = {"name": player.name, "kind": player.kind, "extra": _dump(player.extra)}
-            result = await conn.execute(
+            result = conn.execute(
                 t.update().where(t.c.id == player.id).values(updated_at=now, **values)
             )
             if result.rowcount == 0:
                 created = player.created_at or now
-                await conn.execute(
+                conn.execute(
                     t.insert().values(id=player.id, created_at=created, updated_at=now, **values)
                 )
 
@@ -309,11 +325,11 @@ class SqlStorage:
         """Insert a new room; False if the code is taken."""
         t = self.t.rooms
 
-        async def write(conn: AsyncConnection) -> bool:
-            exists = (await conn.execute(sa.select(t.c.code).where(t.c.code == room.code))).first()
+        def write(conn: sa.Connection) -> bool:
+            exists = (conn.execute(sa.select(t.c.code).where(t.c.code == room.code))).first()
             if exists is not None:
                 return False
-            await conn.execute(
+            conn.execute(
                 t.insert().values(
                     code=room.code,
                     owner=room.owner,
@@ -344,8 +360,8 @@ class SqlStorage:
         if active is not None:
             values["active"] = active
 
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(t.update().where(t.c.code == code).values(**values))
+        def write(conn: sa.Connection) -> None:
+            conn.execute(t.update().where(t.c.code == code).values(**values))
 
         await self._write(write)
 
@@ -415,18 +431,16 @@ class SqlStorage:
         text = _dump(data)
         now = _now_ms()
 
-        async def write(conn: AsyncConnection) -> None:
-            result = await conn.execute(
+        def write(conn: sa.Connection) -> None:
+            result = conn.execute(
                 t.update()
                 .where(t.c.code == code, t.c.version <= version)
                 .values(version=version, at=now, data=text)
             )
             if result.rowcount == 0:
-                exists = (await conn.execute(sa.select(t.c.code).where(t.c.code == code))).first()
+                exists = (conn.execute(sa.select(t.c.code).where(t.c.code == code))).first()
                 if exists is None:
-                    await conn.execute(
-                        t.insert().values(code=code, version=version, at=now, data=text)
-                    )
+                    conn.execute(t.insert().values(code=code, version=version, at=now, data=text))
 
         await self._write(write)
 
@@ -445,13 +459,13 @@ class SqlStorage:
         t = self.t.games
         text = _dump(record)
 
-        async def write(conn: AsyncConnection) -> None:
+        def write(conn: sa.Connection) -> None:
             exists = (
-                await conn.execute(sa.select(t.c.game_id).where(t.c.game_id == summary.game_id))
+                conn.execute(sa.select(t.c.game_id).where(t.c.game_id == summary.game_id))
             ).first()
             if exists is not None:
                 return
-            await conn.execute(
+            conn.execute(
                 t.insert().values(
                     game_id=summary.game_id,
                     code=summary.code,
@@ -478,6 +492,17 @@ class SqlStorage:
         async with self.engine.connect() as conn:
             row = (await conn.execute(sa.select(t).where(t.c.game_id == game_id))).first()
         return None if row is None else (_game(row), json.loads(row.record))
+
+
+def _sqlite_pragmas(engine: sa.Engine) -> None:
+    @sa.event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        # WAL + NORMAL: a committed transaction survives a killed process (kill -9).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
 
 
 def _fail(item: _Write, exc: BaseException) -> None:

@@ -172,7 +172,7 @@ async def test_bots_are_offered_after_the_wait_and_that_game_is_unrated(live: Li
 async def test_the_queue_waits_for_close_ratings_and_widens(live: Live) -> None:
     people = await _accounts(live, "gap")
     strong = await _pid(people[3])
-    await live.store.storage._write(_set_mu(live, strong, 40.0))
+    await live.store._write(_set_mu(live, strong, 40.0))
     for p in people:
         await p.post("/api/quick/join")
     assert {(await p.get("/api/quick/status")).json()["state"] for p in people} == {"waiting"}
@@ -188,8 +188,8 @@ async def test_the_queue_waits_for_close_ratings_and_widens(live: Live) -> None:
 def _set_mu(live: Live, player: str, mu: float) -> Any:
     table = live.store.t.ratings
 
-    async def write(conn: Any) -> None:
-        await conn.execute(
+    def write(conn: Any) -> None:
+        conn.execute(
             table.insert().values(player_id=player, mu=mu, sigma=2.0, games=30, updated_at=0)
         )
 

@@ -143,3 +143,13 @@ async def test_quick_matches_are_remembered(store: AccountStore) -> None:
     found = await store.quick_match("ABCDEF")
     assert found is not None and found.players == ("a", None, "c", None) and not found.rated
     assert await store.quick_match("ZZZZZZ") is None
+
+
+async def test_two_registrations_of_one_name_at_once_make_one_account(store: AccountStore) -> None:
+    attempts = [
+        store.create_account(username=name, password_hash="h", name="x")
+        for name in ("Twin", "twin", "TWIN")
+    ]
+    outcomes = await asyncio.gather(*attempts, return_exceptions=True)
+    assert sum(isinstance(o, str) for o in outcomes) == 1
+    assert sum(isinstance(o, UsernameTakenError) for o in outcomes) == 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -176,8 +176,11 @@ class AccountStore:
         async with self.storage.engine.begin() as conn:
             await conn.run_sync(self.t.metadata.drop_all)
 
-    async def _write(self, fn: Any) -> Any:
-        # the storage's single writer (group commit; one SQLite writer)
+    async def _write(self, fn: Callable[[sa.Connection], Any]) -> Any:
+        """Run ``fn(connection)`` (synchronous SQLAlchemy) in the storage's single writer.
+
+        The writer commits queued writes together (group commit); SQLite sees one writer.
+        """
         return await self.storage._write(fn)
 
     # ------------------------------------------------------------------ accounts
@@ -191,15 +194,15 @@ class AccountStore:
         a, p = self.t.accounts, self.players
         now = now_ms()
 
-        async def write(conn: AsyncConnection) -> str | None:
-            taken = await conn.execute(
+        def write(conn: sa.Connection) -> str | None:
+            taken = conn.execute(
                 sa.select(a.c.player_id).where(
                     sa.or_(a.c.username_key == key, a.c.player_id == pid)
                 )
             )
             if taken.first() is not None:
                 return None  # not raised here: the writer would log it as a failed write
-            await conn.execute(
+            conn.execute(
                 a.insert().values(
                     player_id=pid,
                     username=username,
@@ -209,11 +212,11 @@ class AccountStore:
                     password_changed_at=now,
                 )
             )
-            done = await conn.execute(
+            done = conn.execute(
                 p.update().where(p.c.id == pid).values(kind="account", name=name, updated_at=now)
             )
             if done.rowcount == 0:
-                await conn.execute(
+                conn.execute(
                     p.insert().values(
                         id=pid,
                         name=name,
@@ -251,8 +254,8 @@ class AccountStore:
     async def set_password(self, player_id: str, password_hash: str) -> None:
         a = self.t.accounts
 
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(
+        def write(conn: sa.Connection) -> None:
+            conn.execute(
                 a.update()
                 .where(a.c.player_id == player_id)
                 .values(password_hash=password_hash, password_changed_at=now_ms())
@@ -263,8 +266,8 @@ class AccountStore:
     async def set_name(self, player_id: str, name: str) -> None:
         p = self.players
 
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(
+        def write(conn: sa.Connection) -> None:
+            conn.execute(
                 p.update().where(p.c.id == player_id).values(name=name, updated_at=now_ms())
             )
 
@@ -284,8 +287,8 @@ class AccountStore:
     async def create_session(self, token_hash: str, player_id: str, *, expires_at: int) -> None:
         s = self.t.sessions
 
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(
+        def write(conn: sa.Connection) -> None:
+            conn.execute(
                 s.insert().values(
                     token_hash=token_hash,
                     player_id=player_id,
@@ -330,9 +333,9 @@ class AccountStore:
         else:
             raise InvalidInputError("delete which sessions?")
 
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(s.delete().where(where))
-            await conn.execute(s.delete().where(s.c.expires_at <= now_ms()))
+        def write(conn: sa.Connection) -> None:
+            conn.execute(s.delete().where(where))
+            conn.execute(s.delete().where(s.c.expires_at <= now_ms()))
 
         await self._write(write)
 
@@ -347,29 +350,31 @@ class AccountStore:
     async def _ratings(self, conn: AsyncConnection, ids: list[str]) -> dict[str, Rating]:
         r = self.t.ratings
         rows = (await conn.execute(sa.select(r).where(r.c.player_id.in_(ids)))).all()
-        found = {row.player_id: Rating(row.mu, row.sigma, int(row.games)) for row in rows}
-        return {pid: found.get(pid, Rating()) for pid in ids}
+        return _ratings_of(rows, ids)
+
+    def _ratings_sync(self, conn: sa.Connection, ids: list[str]) -> dict[str, Rating]:
+        r = self.t.ratings
+        rows = conn.execute(sa.select(r).where(r.c.player_id.in_(ids))).all()
+        return _ratings_of(rows, ids)
 
     async def record_game(self, outcome: GameOutcome) -> bool:
         """Apply a game's history, stats, points and (if rated) ratings; False if already done."""
         at = outcome.finished_at or now_ms()
 
-        async def write(conn: AsyncConnection) -> bool:
+        def write(conn: sa.Connection) -> bool:
             rec = self.t.recorded
-            seen = await conn.execute(
-                sa.select(rec.c.game_id).where(rec.c.game_id == outcome.game_id)
-            )
+            seen = conn.execute(sa.select(rec.c.game_id).where(rec.c.game_id == outcome.game_id))
             if seen.first() is not None:
                 return False
             changes: dict[str, Any] = {}
             if outcome.rated:
-                changes = await self._apply_ratings(conn, outcome, at)
-            await conn.execute(
+                changes = self._apply_ratings(conn, outcome, at)
+            conn.execute(
                 rec.insert().values(
                     game_id=outcome.game_id, at=at, rating_changes=json.dumps(changes)
                 )
             )
-            await self._apply_history(conn, outcome, at)
+            self._apply_history(conn, outcome, at)
             return True
 
         try:
@@ -377,29 +382,27 @@ class AccountStore:
         except VersionConflictError:  # another process recorded it at the same moment
             return False
 
-    async def _apply_ratings(
-        self, conn: AsyncConnection, outcome: GameOutcome, at: int
-    ) -> dict[str, Any]:
+    def _apply_ratings(self, conn: sa.Connection, outcome: GameOutcome, at: int) -> dict[str, Any]:
         r = self.t.ratings
         game = outcome.rated_game()
         ids = [p for team in game.teams for p in team]
-        before = await self._ratings(conn, ids)
+        before = self._ratings_sync(conn, ids)
         after = rating_updates(game, before)
         for pid, new in after.items():
             values = {"mu": new.mu, "sigma": new.sigma, "games": new.games, "updated_at": at}
-            done = await conn.execute(r.update().where(r.c.player_id == pid).values(**values))
+            done = conn.execute(r.update().where(r.c.player_id == pid).values(**values))
             if done.rowcount == 0:
-                await conn.execute(r.insert().values(player_id=pid, **values))
+                conn.execute(r.insert().values(player_id=pid, **values))
         return {pid: [before[pid].shown, new.shown] for pid, new in after.items()}
 
-    async def _apply_history(self, conn: AsyncConnection, outcome: GameOutcome, at: int) -> None:
+    def _apply_history(self, conn: sa.Connection, outcome: GameOutcome, at: int) -> None:
         h, st = self.t.history, self.t.stats
         points = outcome.points()
         for seat, pid in enumerate(outcome.players):
             if pid is None:
                 continue
             result = outcome.result_of(pid)
-            await conn.execute(
+            conn.execute(
                 h.insert().values(
                     game_id=outcome.game_id,
                     player_id=pid,
@@ -415,7 +418,7 @@ class AccountStore:
             played = int(result != "cancelled")
             won = int(result == "won")
             gained = points.get(pid, 0)
-            done = await conn.execute(
+            done = conn.execute(
                 st.update()
                 .where(st.c.player_id == pid)
                 .values(
@@ -423,7 +426,7 @@ class AccountStore:
                 )
             )
             if done.rowcount == 0:
-                await conn.execute(
+                conn.execute(
                     st.insert().values(player_id=pid, points=gained, played=played, won=won)
                 )
 
@@ -433,8 +436,8 @@ class AccountStore:
         """Remember that room ``code`` was made by the quick match (survives a restart)."""
         q = self.t.quick
 
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(
+        def write(conn: sa.Connection) -> None:
+            conn.execute(
                 q.insert().values(
                     code=code,
                     players=json.dumps(list(match.players)),
@@ -597,3 +600,8 @@ class AccountStore:
             sa.select(sa.func.count()).select_from(q).where(q.c.points > points)
         )
         return int(above.scalar() or 0) + 1
+
+
+def _ratings_of(rows: Any, ids: list[str]) -> dict[str, Rating]:
+    found = {row.player_id: Rating(row.mu, row.sigma, int(row.games)) for row in rows}
+    return {pid: found.get(pid, Rating()) for pid in ids}

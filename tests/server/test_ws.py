@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from pathlib import Path
 
 import pytest
 import websockets
 
 from hokm.client import HokmClient, ServerError
+from hokm.storage import SqlStorage
 from tests.server.helpers import running_server, settings, table_with_bots
+from tests.storage.conftest import PG_URL
 
 
 def _kinds(client: HokmClient) -> list[str]:
@@ -251,3 +254,22 @@ async def test_chat_phases(server: str) -> None:
     assert [c["text"] or c["phrase"] for c in chats] == ["سلام، آماده‌اید؟", "gl", "👍"]
     await owner.close()
     await friend.close()
+
+
+async def test_a_game_on_postgresql(tmp_path: Path) -> None:
+    """The same server on PostgreSQL (tables with a per-run prefix, dropped afterwards)."""
+    prefix = f"s{secrets.token_hex(4)}_"
+    config = settings(tmp_path / "unused.db", database_url=PG_URL, table_prefix=prefix)
+    try:
+        async with running_server(config) as url:
+            owner, code = await table_with_bots(url, rules={"target_points": 1})
+            await owner.chat(text="on postgres")
+            await owner.command("start")
+            await owner.play_until(_game_over, timeout=60)
+            games = (await owner.rest("GET", f"/api/rooms/{code}/games"))["games"]
+            assert len(games) == 1
+            await owner.close()
+    finally:
+        store = SqlStorage(PG_URL, prefix=prefix)
+        await store.drop_all()
+        await store.close()

@@ -86,7 +86,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        storage = SqlStorage(settings.database_url)
+        storage = SqlStorage(settings.database_url, prefix=settings.table_prefix)
         await storage.start()
         secret = settings.secret or await storage.setting("secret", secrets.token_hex(32))
         guests = GuestAuthenticator(TokenSigner(secret.encode()), storage)

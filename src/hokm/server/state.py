@@ -26,6 +26,7 @@ class Settings:
     """Knobs of the server (the defaults are the documented protocol limits)."""
 
     database_url: str | None = None
+    table_prefix: str = "hokm_"  # every database table's name starts with it
     allowed_origins: tuple[str, ...] = field(default_factory=_env_origins)
     max_frame_bytes: int = 8192
     messages_per_second: float = 20.0

@@ -103,6 +103,7 @@ class SearchBot(CardBot):
         exact_limit: int = 120,
         kot: bool = True,
         work_budget: int = WORK_BUDGET,
+        min_t: float = 0.0,
     ) -> None:
         super().__init__(seed=seed)
         self.worlds = worlds
@@ -111,6 +112,7 @@ class SearchBot(CardBot):
         self.exact_limit = exact_limit
         self.kot = kot
         self.work_budget = work_budget
+        self.min_t = min_t
         self.rule = RuleBot(seed=seed)
         self.last: Evaluation | None = None
 
@@ -157,6 +159,7 @@ class SearchBot(CardBot):
         trick = [c.index for _, c in view.trick]
         points = {o: outcome_points(o, view) for o in (2, 1, -1, -2)}
         totals: dict[int, float] = {}
+        per_world: list[tuple[float, dict[int, int]]] = []  # (weight, outcomes) per world
         weight_sum = 0.0
         meter = [0]
         count = 0
@@ -177,10 +180,35 @@ class SearchBot(CardBot):
             for index, outcome in outcomes.items():
                 totals[index] = totals.get(index, 0.0) + weight * points[outcome]
             weight_sum += weight
+            per_world.append((weight, outcomes))
         values = {Card.from_index(c): v / max(weight_sum, 1e-9) for c, v in totals.items()}
         best = max(values, key=lambda c: (values[c], c is rule_card, -c.rank))
-        card = best if values[best] - values[rule_card] > self.margin else rule_card
+        gain = values[best] - values[rule_card]
+        card = rule_card
+        if gain > self.margin and (
+            self.min_t <= 0 or self._t_value(per_world, points, best, rule_card) >= self.min_t
+        ):
+            card = best
         return Evaluation(card, rule_card, values, count, exact, meter[0])
+
+    @staticmethod
+    def _t_value(
+        per_world: list[tuple[float, dict[int, int]]],
+        points: dict[int, float],
+        best: Card,
+        rule_card: Card,
+    ) -> float:
+        """The gain of ``best`` over ``rule_card`` in standard errors of the paired differences."""
+        total = sum(w for w, _ in per_world)
+        diffs = [
+            (w, points[out[best.index]] - points[out[rule_card.index]]) for w, out in per_world
+        ]
+        mean = sum(w * d for w, d in diffs) / total
+        var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
+        n = len(diffs)
+        if var <= 0 or n < 2:
+            return float("inf") if mean > 0 else 0.0
+        return float(mean / (var / (n - 1)) ** 0.5)
 
 
 def _view_key(view: SeatView) -> str:

@@ -153,3 +153,19 @@ async def test_two_registrations_of_one_name_at_once_make_one_account(store: Acc
     outcomes = await asyncio.gather(*attempts, return_exceptions=True)
     assert sum(isinstance(o, str) for o in outcomes) == 1
     assert sum(isinstance(o, UsernameTakenError) for o in outcomes) == 2
+
+
+async def test_the_stored_rating_path_matches_the_simulation(store: AccountStore) -> None:
+    """Replaying a simulated quick-match season through the store gives the same ratings."""
+    from hokm.accounts.simulation import simulate
+
+    report = simulate(players=8, games=40, seed=11)
+    for game in report.played:
+        (a, c), (b, d) = game.teams
+        outcome = GameOutcome(game.game_id, (a, b, c, d), game.winner_team, quick=True, rated=True)
+        assert await store.record_game(outcome)
+    stored = await store.ratings(report.ratings)
+    for player, rating in report.ratings.items():
+        assert stored[player].games == rating.games
+        assert stored[player].mu == pytest.approx(rating.mu)
+        assert stored[player].sigma == pytest.approx(rating.sigma)

@@ -20,7 +20,7 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hokm.accounts.matchmaking import MatchmakingConfig, QuickMatchQueue
 from hokm.accounts.rating import RatedGame, Rating, Tier, rating_updates, tier_of
@@ -54,6 +54,8 @@ class SimulationReport:
     tau_win_rate: float  # hidden skill vs the plain share of games won (a naive baseline)
     top_quarter_hit: float  # share of the truly best quarter found in the rated best quarter
     tiers: dict[str, int]
+    ratings: dict[str, Rating] = field(default_factory=dict, repr=False)  # final, by player
+    played: list[RatedGame] = field(default_factory=list, repr=False)  # every game, in order
 
     def to_text(self) -> str:
         tiers = ", ".join(f"{name} {count}" for name, count in self.tiers.items())
@@ -75,6 +77,7 @@ def simulate(
     skill = {f"p{i:03d}": rng.gauss(0.0, spread) for i in range(players)}
     ratings = {p: Rating() for p in skill}
     wins = dict.fromkeys(skill, 0)
+    log: list[RatedGame] = []
     queue = QuickMatchQueue(MatchmakingConfig())
     now, played = 0.0, 0
     while played < games:
@@ -90,6 +93,7 @@ def simulate(
             winner = 0 if rng.random() < 1 / (1 + math.exp(-edge / scale)) else 1
             game = RatedGame(f"sim-{played}", teams, winner_team=winner)
             ratings.update(rating_updates(game, ratings))
+            log.append(game)
             for p in teams[winner]:
                 wins[p] += 1
             played += 1
@@ -109,6 +113,8 @@ def simulate(
         tau_win_rate=kendall_tau(hidden, [wins[p] / max(1, ratings[p].games) for p in names]),
         top_quarter_hit=len(best_true & best_rated) / quarter,
         tiers=tiers,
+        ratings=ratings,
+        played=log,
     )
 
 

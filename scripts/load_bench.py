@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from hokm.client import ClientError, HokmClient
 
 MOVE_KINDS = {"card_played", "trump_chosen", "bam_decided", "redealt"}
@@ -201,59 +203,117 @@ async def table(
     await client.close()
 
 
+async def drive(
+    url: str, tables: range, args: argparse.Namespace, start_at: float
+) -> dict[str, Any]:
+    """Run ``tables`` in this process; measure from ``start_at`` for ``args.seconds``."""
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    for n in tables:
+        tasks.append(asyncio.create_task(table(url, n, args, stats, stop)))
+        if n % 25 == 24:
+            await asyncio.sleep(0.25)
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    stats.measuring = True
+    await asyncio.sleep(args.seconds)
+    stats.measuring = False
+    stop.set()
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "latencies": stats.latencies,
+        "moves": stats.moves,
+        "errors": stats.errors,
+        "failed": sum(isinstance(d, BaseException) for d in done),
+    }
+
+
+def client_process(
+    url: str, first: int, count: int, args: argparse.Namespace, start_at: float
+) -> subprocess.Popen[str]:
+    cmd = [
+        sys.executable,
+        __file__,
+        "--client-of",
+        url,
+        "--first",
+        str(first),
+        "--tables",
+        str(count),
+        "--start-at",
+        str(start_at),
+        "--seconds",
+        str(args.seconds),
+        "--level",
+        args.level,
+        "--think",
+        str(args.think[0]),
+        str(args.think[1]),
+    ]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+
+
 async def run_level(
     url: str, server: Server, tables: int, args: argparse.Namespace
 ) -> dict[str, Any]:
     assert server.proc is not None
     base = rss_kib(server.proc.pid)
-    stats = Stats()
-    stop = asyncio.Event()
-    tasks = []
-    ramp_started = time.perf_counter()
-    for n in range(tables):
-        tasks.append(asyncio.create_task(table(url, n, args, stats, stop)))
-        if n % 25 == 24:
-            await asyncio.sleep(0.25)
-    await asyncio.sleep(args.warmup)
-    ramp = time.perf_counter() - ramp_started
-    stats.measuring = True
-    started = time.perf_counter()
+    ramp = tables / 100 + 3.0  # the clients connect and seat their tables meanwhile
+    start_at = time.time() + ramp + args.warmup
+    share = [tables // args.procs + (i < tables % args.procs) for i in range(args.procs)]
+    procs, first = [], 0
+    for count in share:
+        procs.append(client_process(url, first, count, args, start_at))
+        first += count
+    await asyncio.sleep(max(0.0, start_at - time.time()))
     cpu_before = cpu_seconds(server.proc.pid)
+    started = time.time()
     await asyncio.sleep(args.seconds)
-    elapsed = time.perf_counter() - started
-    stats.measuring = False
+    elapsed = time.time() - started
     cpu = cpu_seconds(server.proc.pid) - cpu_before
     rss = rss_kib(server.proc.pid)
-    stop.set()
-    done = await asyncio.gather(*tasks, return_exceptions=True)
-    failed = [d for d in done if isinstance(d, BaseException)]
-    lat = sorted(stats.latencies)
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        metrics = (await http.get("/api/metrics", params={"since": str(start_at)})).json()
+    results = []
+    for proc in procs:
+        out, _ = await asyncio.get_running_loop().run_in_executor(None, proc.communicate)
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    lat = sorted(x for r in results for x in r["latencies"])
+    moves = sum(r["moves"] for r in results)
+    errors: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
 
     def q(p: float) -> float:
-        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 1) if lat else float("nan")
 
     return {
         "tables": tables,
-        "ramp_s": round(ramp, 1),
+        "client_processes": args.procs,
         "seconds": round(elapsed, 1),
         "human_moves": len(lat),
-        "moves_per_s": round(stats.moves / elapsed, 1),
-        "p50_ms": round(q(0.50), 1),
-        "p90_ms": round(q(0.90), 1),
-        "p99_ms": round(q(0.99), 1),
-        "max_ms": round(1000 * lat[-1], 1) if lat else None,
-        "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
+        "moves_per_s": round(moves / elapsed, 1),
+        "server_latency": metrics["latency"],
+        "client_p50_ms": q(0.50),
+        "client_p90_ms": q(0.90),
+        "client_p99_ms": q(0.99),
+        "client_mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
-        "server_cpu_ms_per_move": round(1000 * cpu / max(stats.moves, 1), 2),
+        "server_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 2),
         "server_rss_mib": round(rss / 1024, 1),
         "kib_per_table": round((rss - base) / tables, 1),
-        "errors": stats.errors,
-        "failed_tables": len(failed),
+        "errors": errors,
+        "failed_tables": sum(r["failed"] for r in results),
     }
 
 
 async def main(args: argparse.Namespace) -> None:
-    results = []
+    if args.client_of:
+        tables = range(args.first, args.first + args.tables[0])
+        result = await drive(args.client_of, tables, args, args.start_at)
+        print(json.dumps(result), flush=True)
+        return
     for tables in args.tables:
         db = args.db or str(Path(tempfile.mkdtemp()) / "bench.db")
         server = Server(db, args)
@@ -263,7 +323,6 @@ async def main(args: argparse.Namespace) -> None:
         finally:
             server.stop()
         print(json.dumps(result), flush=True)
-        results.append(result)
 
 
 if __name__ == "__main__":
@@ -282,4 +341,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--db", default=None, help="database URL or SQLite path (default: a new file)"
     )
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--client-of", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
     asyncio.run(main(parser.parse_args()))

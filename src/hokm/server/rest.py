@@ -305,6 +305,24 @@ async def get_phrases(request: Request) -> Response:
     )
 
 
+async def get_metrics(request: Request) -> Response:
+    """Rooms, connections and move-to-broadcast latency (samples newer than ``since``)."""
+    rooms = _state(request).rooms
+    try:
+        since = float(request.query_params.get("since", "0"))
+    except ValueError:
+        since = 0.0
+    actors = list(rooms.actors.values())
+    return JSONResponse(
+        {
+            "rooms": len(actors),
+            "playing": sum(a.table.status == "playing" for a in actors),
+            "connections": sum(len(a.conns) for a in actors),
+            "latency": rooms.metrics.summary(since),
+        }
+    )
+
+
 async def get_health(request: Request) -> Response:
     """Liveness."""
     return JSONResponse({"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION})
@@ -330,5 +348,6 @@ def routes() -> list[BaseRoute]:
         Route("/api/presets", get_presets, methods=["GET"]),
         Route("/api/chat/phrases", get_phrases, methods=["GET"]),
         Route("/api/health", get_health, methods=["GET"]),
+        Route("/api/metrics", get_metrics, methods=["GET"]),
         Route("/r/{code}", room_link, methods=["GET"]),
     ]

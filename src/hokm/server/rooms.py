@@ -30,6 +30,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -50,7 +51,7 @@ from hokm.table import (
     new_code,
 )
 
-__all__ = ["Connection", "RoomActor", "RoomManager", "SeedCounter"]
+__all__ = ["Connection", "Metrics", "RoomActor", "RoomManager", "SeedCounter"]
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,7 @@ class _Command:
     player: str
     data: dict[str, Any]
     reply: asyncio.Future[dict[str, Any]]
+    received: float = 0.0  # time.time() when the frame arrived (for the latency metric)
 
 
 @dataclass(slots=True)
@@ -195,11 +197,17 @@ class RoomActor:
         return asyncio.get_running_loop().create_future()
 
     async def command(
-        self, conn: Connection | None, player: str, data: dict[str, Any]
+        self,
+        conn: Connection | None,
+        player: str,
+        data: dict[str, Any],
+        *,
+        received: float | None = None,
     ) -> dict[str, Any]:
         """Apply a table command from ``player``; returns their reply frame."""
         future = self._future()
-        self.inbox.put_nowait(_Command(conn, player, data, future))
+        arrived = time.time() if received is None else received
+        self.inbox.put_nowait(_Command(conn, player, data, future, arrived))
         return await future
 
     async def attach(self, conn: Connection, name: str, last_version: int | None) -> dict[str, Any]:
@@ -276,6 +284,8 @@ class RoomActor:
         for result, record in zip(outcome.results, outcome.records, strict=False):
             await self._store_game(result, record)
         self._broadcast(outcome.events)
+        if isinstance(item, _Command) and outcome.changed and item.data.get("type") == "action":
+            self.manager.metrics.record(time.time(), time.time() - item.received)
         self._reply(item, step)
         if outcome.results or self.seq - self.snapshot_seq >= self.manager.settings.snapshot_every:
             await self._snapshot()
@@ -581,6 +591,40 @@ def _think(turn: BotTurn) -> dict[str, Any]:
     return choose_bot_action(turn).to_dict()
 
 
+class Metrics:
+    """Move-to-broadcast latency of player actions: from the frame's arrival to its events
+    being handed to every recipient's socket (stored first). Keeps the latest samples.
+
+    >>> m = Metrics()
+    >>> for i in range(100):
+    ...     m.record(float(i), i / 1000)
+    >>> m.summary(since=50.0)["count"], m.summary()["p50_ms"]
+    (50, 50.0)
+    """
+
+    def __init__(self, keep: int = 200_000) -> None:
+        self.samples: deque[tuple[float, float]] = deque(maxlen=keep)
+
+    def record(self, at: float, seconds: float) -> None:
+        self.samples.append((at, seconds))
+
+    def summary(self, since: float = 0.0) -> dict[str, Any]:
+        values = sorted(s for at, s in self.samples if at >= since)
+        if not values:
+            return {"count": 0}
+
+        def q(p: float) -> float:
+            return round(1000 * values[min(len(values) - 1, int(p * len(values)))], 2)
+
+        return {
+            "count": len(values),
+            "p50_ms": q(0.5),
+            "p90_ms": q(0.9),
+            "p99_ms": q(0.99),
+            "max_ms": round(1000 * values[-1], 2),
+        }
+
+
 class RoomManager:
     """Every room of this server process, loaded on demand."""
 
@@ -588,6 +632,7 @@ class RoomManager:
         self.storage = storage
         self.settings = settings
         self.actors: dict[str, RoomActor] = {}
+        self.metrics = Metrics()
         # Called once a game ended and was stored: ``await listener(actor, result, game_id)``
         # (the accounts code records points and ratings here).
         self.game_listeners: list[GameListener] = []

@@ -294,9 +294,10 @@ class _Session:
                         self.last_flood_error = now
                         conn.push(error_frame("rate_limited"))
                     continue
+                received = time.time()
                 try:
                     data = self.decode(raw)
-                    reply = await self.dispatch(conn, data)
+                    reply = await self.dispatch(conn, data, received)
                 except _Refused as refusal:
                     reply = refusal.frame
                     if "ref" not in reply and isinstance(raw, str):
@@ -311,7 +312,9 @@ class _Session:
                 conn.room = None
             await conn.finish()
 
-    async def dispatch(self, conn: WsConnection, data: dict[str, Any]) -> dict[str, Any] | None:
+    async def dispatch(
+        self, conn: WsConnection, data: dict[str, Any], received: float = 0.0
+    ) -> dict[str, Any] | None:
         kind = data["type"]
         ref = data.get("ref")
         if kind == "ping":
@@ -333,7 +336,7 @@ class _Session:
                 return error_frame("not_in_room", ref=ref)
             command = {k: v for k, v in data.items() if k != "ref"}
             room = conn.room
-            reply = await room.command(conn, conn.player, command)
+            reply = await room.command(conn, conn.player, command, received=received)
             if kind == "leave" and reply.get("type") == "ok":
                 conn.room = None
             return _translate(reply, ref)

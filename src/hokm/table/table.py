@@ -35,24 +35,14 @@ from typing import Any
 
 from hokm.engine import (
     Action,
-    ChooseTrump,
     Deal,
-    DecideBam,
     DrawAces,
     Event,
     Game,
-    IllegalActionError,
     InvalidNotationError,
-    InvalidRulesError,
-    NotYourTurnError,
     Phase,
-    Play,
-    RequestRedeal,
     RuleSet,
-    Seat,
     SetHakem,
-    WrongPhaseError,
-    action_from_dict,
     event_for,
     new_seed,
     seed_commitment,
@@ -60,10 +50,12 @@ from hokm.engine import (
 )
 from hokm.engine.events import HandEnded
 from hokm.engine.views import result_to_dict
+from hokm.table import handlers
 from hokm.table.bots import choose_bot_action
-from hokm.table.chat import PHRASES, FloodLimiter, check_text, rejection
+from hokm.table.chat import FloodLimiter
 from hokm.table.commands import Command, parse_command
 from hokm.table.errors import TableError, error_frame
+from hokm.table.handlers import HANDLERS, PLAYER_ACTIONS
 from hokm.table.model import (
     BotTurn,
     Deadline,
@@ -80,7 +72,6 @@ __all__ = ["STATUSES", "Table", "iter_seeds"]
 
 STATUSES = ("lobby", "playing", "paused", "between_games")
 _IN_HAND = (Phase.TRUMP, Phase.PLAY, Phase.BAM)
-_PLAYER_ACTIONS = (Play, ChooseTrump, RequestRedeal, DecideBam)
 SeedSource = Callable[[], str]
 
 
@@ -211,7 +202,7 @@ class Table:
                 command=kind if isinstance(kind, str) else None,
                 action_id=action_id if isinstance(action_id, str) else None,
             )
-            if isinstance(error, _ChatError):
+            if isinstance(error, handlers.ChatError):
                 reply["reason"] = error.reason
         else:
             self._settle(now)
@@ -231,7 +222,9 @@ class Table:
         self._out = Outcome()
         member = self.members.get(player)
         if member is None:
-            return Outcome(reply=error_frame(_not_member(), command="connect", action_id=None))
+            return Outcome(
+                reply=error_frame(handlers.not_member(), command="connect", action_id=None)
+            )
         member.connections += 1
         if member.connections == 1:
             self._emit("presence", {"player": player, "connected": True})
@@ -322,7 +315,7 @@ class Table:
             or bot.seat != seat
             or self.game is None
             or self.is_paused
-            or not isinstance(action, _PLAYER_ACTIONS)
+            or not isinstance(action, PLAYER_ACTIONS)
             or int(action.seat) != seat
         ):
             return Outcome()
@@ -577,12 +570,11 @@ class Table:
 
     def _dispatch(self, player: str, cmd: Command, now: float) -> dict[str, Any]:
         if cmd.type == "join":
-            self._cmd_join(player, cmd, now)
+            handlers.cmd_join(self, player, cmd, now)
         else:
             if player not in self.members:
-                raise _not_member()
-            handler = getattr(self, f"_cmd_{cmd.type}")
-            handler(player, cmd, now)
+                raise handlers.not_member()
+            HANDLERS[cmd.type](self, player, cmd, now)
         self._touch(player, cmd)
         return {
             "type": "ok",
@@ -604,62 +596,6 @@ class Table:
             # Every change of state is an event (so storing on ``Outcome.changed`` is enough).
             self._emit("player_back", {"player": player, "seat": seat})
 
-    def _require_owner(self, player: str, what: str) -> None:
-        if player != self.owner:
-            raise TableError(
-                "not_owner", f"only the owner can {what}", "فقط میزبان می‌تواند این کار را بکند"
-            )
-
-    def _require_not_playing(self, what: str) -> None:
-        if self._status == "playing":
-            raise TableError(
-                "wrong_status",
-                f"cannot {what} during a game",
-                "در طول بازی این کار ممکن نیست",
-            )
-
-    def _cmd_join(self, player: str, cmd: Command, now: float) -> None:
-        assert cmd.name is not None
-        member = self.members.get(player)
-        if member is not None:
-            if member.name != cmd.name:
-                member.name = cmd.name
-                self._emit("member_renamed", {"player": player, "name": cmd.name})
-            return
-        if len(self.members) >= self.config.max_members:
-            raise TableError("table_full", "this table is full")
-        self.members[player] = Member(player, cmd.name)
-        self._emit("member_joined", {"player": player, "name": cmd.name})
-        if self.owner is None:
-            self.owner = player
-            self._emit("owner_changed", {"owner": player})
-
-    def _cmd_leave(self, player: str, cmd: Command, now: float) -> None:
-        seat = self.seat_of(player)
-        forfeit = False
-        if seat is not None:
-            slot = self.seats[seat]
-            if self._status == "playing":
-                forfeit = True
-                self.left_this_game.append((player, seat))
-                self.seats[seat] = SeatSlot(
-                    "bot", None, self.config.timeout_bot_level, replaced=player
-                )
-            else:
-                self.seats[seat] = SeatSlot()
-            del slot
-        self.deadlines.pop(f"grace_warn:{player}", None)
-        self.deadlines.pop(f"grace_cancel:{player}", None)
-        member = self.members.pop(player)
-        self._emit("member_left", {"player": player, "seat": seat, "forfeit": forfeit})
-        if seat is not None:
-            self._emit("seat_changed", self._seat_public(seat))
-        if self.owner == player:
-            self._pass_ownership()
-        if member.is_connected and self._status == "playing" and not self.connected_players():
-            self.paused_at = now
-            self._emit("paused", {})
-
     def _pass_ownership(self, *, exclude: str | None = None) -> None:
         """Make another human the owner: connected first, then seated, then the earliest."""
 
@@ -671,203 +607,10 @@ class Table:
         self.owner = candidates[0].player if candidates else None
         self._emit("owner_changed", {"owner": self.owner})
 
-    def _target(self, player: str, cmd: Command, what: str) -> str:
-        """The member a seating command is about: the sender, or (owner only) another."""
-        target = cmd.player if cmd.player is not None else player
-        if target != player:
-            self._require_owner(player, f"{what} another player")
-            if target not in self.members:
-                raise TableError("not_member", f"{target!r} has not joined this table")
-        return target
-
-    def _cmd_sit(self, player: str, cmd: Command, now: float) -> None:
-        assert cmd.seat is not None
-        self._require_not_playing("change seats")
-        target = self._target(player, cmd, "seat")
-        if self.seats[cmd.seat].kind != "empty":
-            if self.seats[cmd.seat].player == target:
-                return
-            raise TableError("seat_taken", f"seat {cmd.seat} is taken")
-        old = self.seat_of(target)
-        if old is not None:
-            self.seats[old] = SeatSlot()
-            self._emit("seat_changed", self._seat_public(old))
-        self.seats[cmd.seat] = SeatSlot("human", target)
-        self._emit("seat_changed", self._seat_public(cmd.seat))
-
-    def _cmd_stand(self, player: str, cmd: Command, now: float) -> None:
-        self._require_not_playing("change seats")
-        target = self._target(player, cmd, "unseat")
-        seat = self.seat_of(target)
-        if seat is None:
-            raise TableError("not_seated", f"{target!r} has no seat")
-        self.seats[seat] = SeatSlot()
-        self._emit("seat_changed", self._seat_public(seat))
-
-    def _cmd_add_bot(self, player: str, cmd: Command, now: float) -> None:
-        assert cmd.seat is not None
-        self._require_owner(player, "add a bot")
-        self._require_not_playing("add a bot")
-        slot = self.seats[cmd.seat]
-        level = cmd.level or "medium"
-        if slot.kind == "human":
-            raise TableError("seat_taken", f"seat {cmd.seat} is taken by a player")
-        self.seats[cmd.seat] = SeatSlot("bot", None, level)
-        self._emit("seat_changed", self._seat_public(cmd.seat))
-
-    def _cmd_remove_bot(self, player: str, cmd: Command, now: float) -> None:
-        assert cmd.seat is not None
-        self._require_owner(player, "remove a bot")
-        self._require_not_playing("remove a bot")
-        if self.seats[cmd.seat].kind != "bot":
-            raise TableError("bad_seat", f"seat {cmd.seat} has no bot")
-        self.seats[cmd.seat] = SeatSlot()
-        self._emit("seat_changed", self._seat_public(cmd.seat))
-
-    def _cmd_set_rules(self, player: str, cmd: Command, now: float) -> None:
-        self._require_owner(player, "set the rules")
-        self._require_not_playing("change the rules")
-        # Options apply on top of the preset if one is named, else on top of the rules in force.
-        spec: dict[str, Any] = {} if cmd.preset is not None else self.rules.to_dict()
-        spec.update(cmd.options)
-        if cmd.preset is not None:
-            spec["preset"] = cmd.preset
-        try:
-            rules = RuleSet.from_dict(spec)
-        except InvalidRulesError as exc:
-            raise TableError("bad_rules", str(exc)) from exc
-        self.rules = rules
-        self.preset = rules.preset_name()
-        self._emit("rules_changed", {"rules": rules.to_dict(), "preset": self.preset})
-
-    def _cmd_start(self, player: str, cmd: Command, now: float) -> None:
-        self._require_owner(player, "start the game")
-        if self._status != "lobby":
-            raise TableError("wrong_status", f"the table is {self.status}: start is for the lobby")
-        self._require_full()
-        self._begin_game(Game(self.rules), now)
-
-    def _require_full(self) -> None:
-        empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
-        if empty:
-            raise TableError(
-                "not_ready",
-                f"seat {empty[0]} is empty: seat a player or a bot",
-                "همه‌ی صندلی‌ها باید پر باشند",
-            )
-
-    def _cmd_continue_game(self, player: str, cmd: Command, now: float) -> None:
-        self._require_owner(player, "continue")
-        if self._status != "between_games" or self.game is None:
-            raise TableError("wrong_status", "continue is for after a game")
-        self._require_full()
-        method = self.rules.next_game_hakem
-        previous = self.game
-        if method == "keep" and previous.hakem is not None:
-            game = Game(self.rules, hakem=previous.hakem, hakem_method="keep")
-        else:
-            game = Game(self.rules, first_hakem="manual" if method == "keep" else method)
-        self._begin_game(game, now)
-
-    def _cmd_close_game(self, player: str, cmd: Command, now: float) -> None:
-        self._require_owner(player, "close the game")
-        if self._status == "playing":
-            self._end_game("closed", now)
-        elif self._status == "lobby":
-            raise TableError("wrong_status", "there is no game to close")
-        self._set_status("lobby")
-        self.game = None
-        self.commitment = None
-
-    def _cmd_choose_hakem(self, player: str, cmd: Command, now: float) -> None:
-        assert cmd.seat is not None
-        self._require_owner(player, "choose the hakem")
-        game = self.game
-        if self._status != "playing" or game is None or game.phase is not Phase.CHOOSE_HAKEM:
-            raise TableError("wrong_phase", "the first hakem is not being chosen now")
-        if game.first_hakem_method != "manual":
-            raise TableError(
-                "wrong_phase", f"the first hakem is chosen by {game.first_hakem_method}"
-            )
-        self._apply_game_action(SetHakem(Seat(cmd.seat)), now, auto=False)
-
-    def _cmd_back(self, player: str, cmd: Command, now: float) -> None:
-        if self.seat_of(player) is None:
-            raise TableError("not_seated", "you have no seat")
-
-    def _cmd_chat(self, player: str, cmd: Command, now: float) -> None:
-        if not self.flood.allow(player, now):
-            raise _chat_rejected("flood", code="rate_limited")
-        phrase = None
-        text = cmd.text
-        if cmd.phrase is not None:
-            if cmd.phrase not in PHRASES:
-                raise _chat_rejected("unknown_phrase")
-            phrase = cmd.phrase
-            text = None
-        else:
-            assert text is not None
-            problem = check_text(text, free_text=not self.in_hand)
-            if problem is not None:
-                raise _chat_rejected(problem.code)
-            text = text.strip()
-        message = {
-            "player": player,
-            "name": self.members[player].name,
-            "seat": self.seat_of(player),
-            "text": text,
-            "phrase": phrase,
-            "at": now,
-        }
-        event = self._emit("chat", message)
-        self.chat.append({**message, "version": event.version})
-
     @property
     def in_hand(self) -> bool:
         """From the deal to the end of a hand: chat is limited to presets and emoji."""
         return self._status == "playing" and self.game is not None and self.game.phase in _IN_HAND
-
-    def _cmd_action(self, player: str, cmd: Command, now: float) -> None:
-        assert cmd.action is not None and cmd.version is not None
-        seat = self.seat_of(player)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
-        raw = dict(cmd.action)
-        raw.setdefault("seat", seat)
-        try:
-            action = action_from_dict(raw)
-        except InvalidNotationError as exc:
-            raise TableError("bad_command", f"action: {exc}") from exc
-        if not isinstance(action, _PLAYER_ACTIONS):
-            raise TableError("bad_command", f"action: {action.type} is not a player's action")
-        if int(action.seat) != seat:
-            raise TableError("not_seated", f"you sit on seat {seat}, not seat {int(action.seat)}")
-        game = self.game
-        if self._status != "playing" or game is None:
-            raise TableError("wrong_status", "no game is being played")
-        if self.is_paused:  # pragma: no cover - a connected sender unpauses the table
-            raise TableError("wrong_status", "the game is paused")
-        try:
-            game.check(action)
-        except NotYourTurnError as exc:
-            raise TableError("not_your_turn", str(exc)) from exc
-        except WrongPhaseError as exc:
-            raise TableError("wrong_phase", str(exc)) from exc
-        except IllegalActionError as exc:
-            raise TableError("illegal", str(exc), _illegal_fa(game, action)) from exc
-        if cmd.version > self.version:
-            raise TableError(
-                "stale", f"version {cmd.version} is newer than the table's ({self.version})"
-            )
-        if cmd.version < self.game_version:
-            raise TableError(
-                "stale",
-                f"the game changed since version {cmd.version} (now {self.game_version}): "
-                "look again and retry",
-            )
-        self._apply_game_action(action, now, auto=False)
-
-    # ------------------------------------------------------------------ internals: the game
 
     def _set_status(self, status: str) -> None:
         if status != self._status:
@@ -1146,29 +889,3 @@ class Table:
 _NO_DATA: dict[str, Any] = {}
 _AUTO: dict[str, Any] = {"auto": True}
 _ACT_KINDS = {"card_played", "trump_chosen", "bam_decided", "redealt", "hakem_chosen"}
-
-
-def _illegal_fa(game: Game, action: Action) -> str:
-    """The Persian reason for the common illegal moves (the English one names the rule)."""
-    if isinstance(action, Play):
-        if action.card not in game.hand_of(action.seat):
-            return f"کارت {action.card} در دست شما نیست"
-        return "باید از خالی که بازی شده بازی کنید (اگر دارید)"
-    if isinstance(action, RequestRedeal):
-        return "درخواست پخش دوباره فقط وقتی مجاز است که در پنج کارت اول کارتی از ده به بالا نباشد"
-    return "این حرکت طبق قوانین مجاز نیست"
-
-
-def _not_member() -> TableError:
-    return TableError("not_member", "join the table first")
-
-
-class _ChatError(TableError):
-    def __init__(self, reason: str, code: str) -> None:
-        r = rejection(reason)
-        super().__init__(code, r.message, r.message_fa)
-        self.reason = reason
-
-
-def _chat_rejected(reason: str, *, code: str = "chat_rejected") -> TableError:
-    return _ChatError(reason, code)

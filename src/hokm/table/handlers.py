@@ -1,0 +1,352 @@
+"""The handlers of a table's commands, one small function per command type.
+
+Each ``cmd_<type>(table, player, command, now)`` validates everything first and raises a
+:class:`~hokm.table.errors.TableError` before changing anything; then it changes the table
+and emits its events. :meth:`hokm.table.Table.handle` parses the command and calls the handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from hokm.engine import (
+    Action,
+    ChooseTrump,
+    DecideBam,
+    Game,
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidRulesError,
+    NotYourTurnError,
+    Phase,
+    Play,
+    RequestRedeal,
+    RuleSet,
+    Seat,
+    SetHakem,
+    WrongPhaseError,
+    action_from_dict,
+)
+from hokm.table.chat import PHRASES, check_text, rejection
+from hokm.table.commands import Command
+from hokm.table.errors import TableError
+from hokm.table.model import Member, SeatSlot
+
+if TYPE_CHECKING:
+    from hokm.table.table import Table
+
+__all__ = ["HANDLERS", "PLAYER_ACTIONS", "ChatError", "not_member"]
+
+PLAYER_ACTIONS = (Play, ChooseTrump, RequestRedeal, DecideBam)
+Handler = Callable[["Table", str, Command, float], None]
+
+
+def require_owner(table: Table, player: str, what: str) -> None:
+    if player != table.owner:
+        raise TableError(
+            "not_owner", f"only the owner can {what}", "فقط میزبان می‌تواند این کار را بکند"
+        )
+
+
+def require_not_playing(table: Table, what: str) -> None:
+    if table._status == "playing":
+        raise TableError(
+            "wrong_status",
+            f"cannot {what} during a game",
+            "در طول بازی این کار ممکن نیست",
+        )
+
+
+def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
+    assert cmd.name is not None
+    member = table.members.get(player)
+    if member is not None:
+        if member.name != cmd.name:
+            member.name = cmd.name
+            table._emit("member_renamed", {"player": player, "name": cmd.name})
+        return
+    if len(table.members) >= table.config.max_members:
+        raise TableError("table_full", "this table is full")
+    table.members[player] = Member(player, cmd.name)
+    table._emit("member_joined", {"player": player, "name": cmd.name})
+    if table.owner is None:
+        table.owner = player
+        table._emit("owner_changed", {"owner": player})
+
+
+def cmd_leave(table: Table, player: str, cmd: Command, now: float) -> None:
+    seat = table.seat_of(player)
+    forfeit = False
+    if seat is not None:
+        slot = table.seats[seat]
+        if table._status == "playing":
+            forfeit = True
+            table.left_this_game.append((player, seat))
+            table.seats[seat] = SeatSlot(
+                "bot", None, table.config.timeout_bot_level, replaced=player
+            )
+        else:
+            table.seats[seat] = SeatSlot()
+        del slot
+    table.deadlines.pop(f"grace_warn:{player}", None)
+    table.deadlines.pop(f"grace_cancel:{player}", None)
+    member = table.members.pop(player)
+    table._emit("member_left", {"player": player, "seat": seat, "forfeit": forfeit})
+    if seat is not None:
+        table._emit("seat_changed", table._seat_public(seat))
+    if table.owner == player:
+        table._pass_ownership()
+    if member.is_connected and table._status == "playing" and not table.connected_players():
+        table.paused_at = now
+        table._emit("paused", {})
+
+
+def target_of(table: Table, player: str, cmd: Command, what: str) -> str:
+    """The member a seating command is about: the sender, or (owner only) another."""
+    target = cmd.player if cmd.player is not None else player
+    if target != player:
+        require_owner(table, player, f"{what} another player")
+        if target not in table.members:
+            raise TableError("not_member", f"{target!r} has not joined this table")
+    return target
+
+
+def cmd_sit(table: Table, player: str, cmd: Command, now: float) -> None:
+    assert cmd.seat is not None
+    require_not_playing(table, "change seats")
+    target = target_of(table, player, cmd, "seat")
+    if table.seats[cmd.seat].kind != "empty":
+        if table.seats[cmd.seat].player == target:
+            return
+        raise TableError("seat_taken", f"seat {cmd.seat} is taken")
+    old = table.seat_of(target)
+    if old is not None:
+        table.seats[old] = SeatSlot()
+        table._emit("seat_changed", table._seat_public(old))
+    table.seats[cmd.seat] = SeatSlot("human", target)
+    table._emit("seat_changed", table._seat_public(cmd.seat))
+
+
+def cmd_stand(table: Table, player: str, cmd: Command, now: float) -> None:
+    require_not_playing(table, "change seats")
+    target = target_of(table, player, cmd, "unseat")
+    seat = table.seat_of(target)
+    if seat is None:
+        raise TableError("not_seated", f"{target!r} has no seat")
+    table.seats[seat] = SeatSlot()
+    table._emit("seat_changed", table._seat_public(seat))
+
+
+def cmd_add_bot(table: Table, player: str, cmd: Command, now: float) -> None:
+    assert cmd.seat is not None
+    require_owner(table, player, "add a bot")
+    require_not_playing(table, "add a bot")
+    slot = table.seats[cmd.seat]
+    level = cmd.level or "medium"
+    if slot.kind == "human":
+        raise TableError("seat_taken", f"seat {cmd.seat} is taken by a player")
+    table.seats[cmd.seat] = SeatSlot("bot", None, level)
+    table._emit("seat_changed", table._seat_public(cmd.seat))
+
+
+def cmd_remove_bot(table: Table, player: str, cmd: Command, now: float) -> None:
+    assert cmd.seat is not None
+    require_owner(table, player, "remove a bot")
+    require_not_playing(table, "remove a bot")
+    if table.seats[cmd.seat].kind != "bot":
+        raise TableError("bad_seat", f"seat {cmd.seat} has no bot")
+    table.seats[cmd.seat] = SeatSlot()
+    table._emit("seat_changed", table._seat_public(cmd.seat))
+
+
+def cmd_set_rules(table: Table, player: str, cmd: Command, now: float) -> None:
+    require_owner(table, player, "set the rules")
+    require_not_playing(table, "change the rules")
+    # Options apply on top of the preset if one is named, else on top of the rules in force.
+    spec: dict[str, Any] = {} if cmd.preset is not None else table.rules.to_dict()
+    spec.update(cmd.options)
+    if cmd.preset is not None:
+        spec["preset"] = cmd.preset
+    try:
+        rules = RuleSet.from_dict(spec)
+    except InvalidRulesError as exc:
+        raise TableError("bad_rules", str(exc)) from exc
+    table.rules = rules
+    table.preset = rules.preset_name()
+    table._emit("rules_changed", {"rules": rules.to_dict(), "preset": table.preset})
+
+
+def cmd_start(table: Table, player: str, cmd: Command, now: float) -> None:
+    require_owner(table, player, "start the game")
+    if table._status != "lobby":
+        raise TableError("wrong_status", f"the table is {table.status}: start is for the lobby")
+    require_full(table)
+    table._begin_game(Game(table.rules), now)
+
+
+def require_full(table: Table) -> None:
+    empty = [i for i, s in enumerate(table.seats) if s.kind == "empty"]
+    if empty:
+        raise TableError(
+            "not_ready",
+            f"seat {empty[0]} is empty: seat a player or a bot",
+            "همه‌ی صندلی‌ها باید پر باشند",
+        )
+
+
+def cmd_continue_game(table: Table, player: str, cmd: Command, now: float) -> None:
+    require_owner(table, player, "continue")
+    if table._status != "between_games" or table.game is None:
+        raise TableError("wrong_status", "continue is for after a game")
+    require_full(table)
+    method = table.rules.next_game_hakem
+    previous = table.game
+    if method == "keep" and previous.hakem is not None:
+        game = Game(table.rules, hakem=previous.hakem, hakem_method="keep")
+    else:
+        game = Game(table.rules, first_hakem="manual" if method == "keep" else method)
+    table._begin_game(game, now)
+
+
+def cmd_close_game(table: Table, player: str, cmd: Command, now: float) -> None:
+    require_owner(table, player, "close the game")
+    if table._status == "playing":
+        table._end_game("closed", now)
+    elif table._status == "lobby":
+        raise TableError("wrong_status", "there is no game to close")
+    table._set_status("lobby")
+    table.game = None
+    table.commitment = None
+
+
+def cmd_choose_hakem(table: Table, player: str, cmd: Command, now: float) -> None:
+    assert cmd.seat is not None
+    require_owner(table, player, "choose the hakem")
+    game = table.game
+    if table._status != "playing" or game is None or game.phase is not Phase.CHOOSE_HAKEM:
+        raise TableError("wrong_phase", "the first hakem is not being chosen now")
+    if game.first_hakem_method != "manual":
+        raise TableError("wrong_phase", f"the first hakem is chosen by {game.first_hakem_method}")
+    table._apply_game_action(SetHakem(Seat(cmd.seat)), now, auto=False)
+
+
+def cmd_back(table: Table, player: str, cmd: Command, now: float) -> None:
+    if table.seat_of(player) is None:
+        raise TableError("not_seated", "you have no seat")
+
+
+def cmd_chat(table: Table, player: str, cmd: Command, now: float) -> None:
+    if not table.flood.allow(player, now):
+        raise chat_rejected("flood", code="rate_limited")
+    phrase = None
+    text = cmd.text
+    if cmd.phrase is not None:
+        if cmd.phrase not in PHRASES:
+            raise chat_rejected("unknown_phrase")
+        phrase = cmd.phrase
+        text = None
+    else:
+        assert text is not None
+        problem = check_text(text, free_text=not table.in_hand)
+        if problem is not None:
+            raise chat_rejected(problem.code)
+        text = text.strip()
+    message = {
+        "player": player,
+        "name": table.members[player].name,
+        "seat": table.seat_of(player),
+        "text": text,
+        "phrase": phrase,
+        "at": now,
+    }
+    event = table._emit("chat", message)
+    table.chat.append({**message, "version": event.version})
+
+
+def cmd_action(table: Table, player: str, cmd: Command, now: float) -> None:
+    assert cmd.action is not None and cmd.version is not None
+    seat = table.seat_of(player)
+    if seat is None:
+        raise TableError("not_seated", "you have no seat at this table")
+    raw = dict(cmd.action)
+    raw.setdefault("seat", seat)
+    try:
+        action = action_from_dict(raw)
+    except InvalidNotationError as exc:
+        raise TableError("bad_command", f"action: {exc}") from exc
+    if not isinstance(action, PLAYER_ACTIONS):
+        raise TableError("bad_command", f"action: {action.type} is not a player's action")
+    if int(action.seat) != seat:
+        raise TableError("not_seated", f"you sit on seat {seat}, not seat {int(action.seat)}")
+    game = table.game
+    if table._status != "playing" or game is None:
+        raise TableError("wrong_status", "no game is being played")
+    if table.is_paused:  # pragma: no cover - a connected sender unpauses the table
+        raise TableError("wrong_status", "the game is paused")
+    try:
+        game.check(action)
+    except NotYourTurnError as exc:
+        raise TableError("not_your_turn", str(exc)) from exc
+    except WrongPhaseError as exc:
+        raise TableError("wrong_phase", str(exc)) from exc
+    except IllegalActionError as exc:
+        raise TableError("illegal", str(exc), illegal_fa(game, action)) from exc
+    if cmd.version > table.version:
+        raise TableError(
+            "stale", f"version {cmd.version} is newer than the table's ({table.version})"
+        )
+    if cmd.version < table.game_version:
+        raise TableError(
+            "stale",
+            f"the game changed since version {cmd.version} (now {table.game_version}): "
+            "look again and retry",
+        )
+    table._apply_game_action(action, now, auto=False)
+
+
+# ------------------------------------------------------------------ shared helpers
+
+
+def illegal_fa(game: Game, action: Action) -> str:
+    """The Persian reason for the common illegal moves (the English one names the rule)."""
+    if isinstance(action, Play):
+        if action.card not in game.hand_of(action.seat):
+            return f"کارت {action.card} در دست شما نیست"
+        return "باید از خالی که بازی شده بازی کنید (اگر دارید)"
+    if isinstance(action, RequestRedeal):
+        return "درخواست پخش دوباره فقط وقتی مجاز است که در پنج کارت اول کارتی از ده به بالا نباشد"
+    return "این حرکت طبق قوانین مجاز نیست"
+
+
+def not_member() -> TableError:
+    return TableError("not_member", "join the table first")
+
+
+class ChatError(TableError):
+    def __init__(self, reason: str, code: str) -> None:
+        r = rejection(reason)
+        super().__init__(code, r.message, r.message_fa)
+        self.reason = reason
+
+
+def chat_rejected(reason: str, *, code: str = "chat_rejected") -> TableError:
+    return ChatError(reason, code)
+
+
+HANDLERS: dict[str, Handler] = {
+    "join": cmd_join,
+    "leave": cmd_leave,
+    "sit": cmd_sit,
+    "stand": cmd_stand,
+    "add_bot": cmd_add_bot,
+    "remove_bot": cmd_remove_bot,
+    "set_rules": cmd_set_rules,
+    "start": cmd_start,
+    "choose_hakem": cmd_choose_hakem,
+    "action": cmd_action,
+    "continue_game": cmd_continue_game,
+    "close_game": cmd_close_game,
+    "chat": cmd_chat,
+    "back": cmd_back,
+}

@@ -113,7 +113,9 @@ def new_page(browser: Browser, server: str) -> Iterator[Callable[..., Page]]:
     contexts: list[BrowserContext] = []
 
     def make(*, viewport: dict[str, int] | None = None, lang: str | None = None) -> Page:
-        context = browser.new_context(viewport=viewport or DESKTOP, base_url=server)
+        context = browser.new_context(
+            viewport=viewport or DESKTOP, base_url=server, reduced_motion="reduce"
+        )
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15000)

@@ -34,7 +34,9 @@ def hand_cards(page: Page) -> list[str]:
     return [str(c) for c in cards]
 
 
-_WHAT_NOW = """() => {
+_WHAT_NOW = """(stopAtResult) => {
+    if (stopAtResult && window.hokmStore && window.hokmStore.handResult) return 'done';
+    if (document.querySelector('#game-over')) return 'over';
     if (document.querySelector('#choose-trump .suit-btn')) return 'trump';
     if (document.querySelector('#bam-go')) return 'bam';
     const card = document.querySelector('.hand .card.legal');
@@ -42,9 +44,13 @@ _WHAT_NOW = """() => {
 }"""
 
 
-def take_turn(page: Page) -> str | None:
-    """Do whatever this page's player must do now by clicking; returns what was done."""
-    what = page.evaluate(_WHAT_NOW)
+def take_turn(page: Page, *, stop_at_result: bool = False) -> str | None:
+    """Do whatever this page's player must do now by clicking; returns what was done
+    (doing nothing: ``"over"`` once the game is over, ``"done"`` once a hand result is known
+    if ``stop_at_result``)."""
+    what = page.evaluate(_WHAT_NOW, stop_at_result)
+    if what in ("done", "over"):
+        return str(what)
     if what == "trump":
         page.locator("#choose-trump .suit-btn").first.click()
     elif what == "bam":

@@ -12,14 +12,12 @@ from tests.web.helpers import DECISION, hand_cards, start_practice, store, take_
 
 def play_until_game_over(page: Page, *, max_moves: int = 400) -> dict[str, int]:
     """Click through decisions until the game-over panel appears; count what was done."""
-    done = {"cards": 0, "trumps": 0, "results_seen": 0}
+    done = {"cards": 0, "trumps": 0}
     for _ in range(max_moves):
         page.wait_for_selector(DECISION, state="attached")
-        if page.locator("#game-over").count():
-            return done
-        if page.locator("#hand-result").count():
-            done["results_seen"] += 1
         what = take_turn(page)
+        if what == "over":
+            return done
         if what == "trump":
             done["trumps"] += 1
         elif what is not None:

@@ -273,3 +273,23 @@ async def test_a_game_on_postgresql(tmp_path: Path) -> None:
         store = SqlStorage(PG_URL, prefix=prefix)
         await store.drop_all()
         await store.close()
+
+
+async def test_idle_rooms_are_unloaded_and_come_back(tmp_path: Path) -> None:
+    """A room nobody is connected to leaves memory and is loaded again, unchanged, on demand."""
+    async with running_server(settings(tmp_path / "h.db", room_idle_seconds=0.2)) as url:
+        owner, code = await table_with_bots(url)
+        await owner.chat(text="still here?")
+        await owner.close()
+        for _ in range(100):
+            if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert (await owner.rest("GET", "/api/metrics"))["rooms"] == 0
+        info = await owner.rest("GET", f"/api/rooms/{code}")
+        assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
+        back = HokmClient(url, token=owner.token)
+        await back.connect()
+        snapshot = await back.join(code)
+        assert [m["text"] for m in snapshot["chat"]] == ["still here?"]
+        await back.close()

@@ -186,6 +186,7 @@ class RoomActor:
         self._timer_at: float | None = None
         self._bot_busy = False
         self.stopped = False
+        self.last_input = time.time()
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room {self.code}")
@@ -275,6 +276,7 @@ class RoomActor:
 
     async def _process(self, item: _Input) -> None:
         now = time.time()
+        self.last_input = now
         step = self._apply(item, now)
         outcome = step.outcome
         if step.entries:
@@ -638,6 +640,7 @@ class RoomManager:
         self.game_listeners: list[GameListener] = []
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: concurrent.futures.Executor | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self._stopping = False
 
     # ------------------------------------------------------------------ life cycle
@@ -656,10 +659,28 @@ class RoomManager:
                 self._pool.submit(_warm)
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Unload rooms nobody is connected to after ``room_idle_seconds`` (they are stored;
+        the next ``get`` loads them again)."""
+        idle = self.settings.room_idle_seconds
+        while not self._stopping:
+            await asyncio.sleep(min(60.0, idle / 2))
+            now = time.time()
+            for code, actor in list(self.actors.items()):
+                if actor.conns or not actor.inbox.empty() or now - actor.last_input < idle:
+                    continue
+                async with self._loading.setdefault(code, asyncio.Lock()):
+                    if self.actors.get(code) is actor and not actor.conns:
+                        del self.actors[code]
+                        await actor.stop()
 
     async def shutdown(self) -> None:
         """Stop every actor (each stores a final snapshot) and the bot workers."""
         self._stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
         if self._pool is not None:
             pool, self._pool = self._pool, None

@@ -35,6 +35,7 @@ class Settings:
     hello_timeout: float = 10.0
     bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
     snapshot_every: int = 64  # logged inputs between table snapshots
+    room_idle_seconds: float = 600.0  # rooms with no connection are unloaded after this
     table: TableConfig = field(default_factory=TableConfig)
     web_dir: str | None = None  # the static client; default: the package's web/ directory
     secret: str | None = field(default_factory=lambda: os.environ.get("HOKM_SECRET"))

@@ -69,6 +69,19 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     hands = [set(hand_cards(p)) for p in pages]
     assert all(len(h) == 13 for h in hands)
     assert len(set().union(*hands)) == 52
+    # A fifth person with the code only watches: no hand, no hidden card anywhere in the page.
+    watcher = new_page(viewport=PHONE)
+    watcher.goto("/")
+    enter_name(watcher, "Elham")
+    watcher.fill("#code", code)
+    watcher.click("#join")
+    watcher.wait_for_selector(".table-view")
+    assert watcher.locator(".hand").count() == 0
+    assert store(watcher, "s.game.hand.length") == 0
+    shown = set(watcher.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    public = set(store(watcher, "s.game.ace_draw")) | {c for _, c in store(watcher, "s.game.trick")}
+    assert shown <= public
+    watcher.context.close()
     shot(pages[0], "desktop-table-four")
     shot(pages[1], "phone-table-four")
 

@@ -109,6 +109,7 @@ const STRINGS = {
     // table
     trump: "حکم",
     hakem: "حاکم",
+    table_label: "میز بازی",
     no_trump_yet: "هنوز تعیین نشده",
     tricks: "دست‌ها",
     tricks_of: "دست‌های {team}",
@@ -355,6 +356,7 @@ const STRINGS = {
     val_keep: "same hakem",
     trump: "Trump",
     hakem: "Hakem",
+    table_label: "Game table",
     no_trump_yet: "not chosen yet",
     tricks: "Tricks",
     tricks_of: "{team} tricks",

@@ -32,7 +32,7 @@ export function renderTable(ctx) {
     awayBanner(store),
     h(
       "div.board",
-      { "aria-label": t("trump") },
+      { role: "region", "aria-label": t("table_label") },
       [0, 1, 2, 3].map((s) => seatBox(ctx, s, seatPosition(s, bottom))),
       trickArea(ctx, bottom),
       resultBanner(ctx),

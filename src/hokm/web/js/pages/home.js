@@ -216,7 +216,7 @@ export async function render(main) {
       h(
         "section.page.home",
         {},
-        h("h1", {}, t("app_title"), " ", h("span.suits", { "aria-hidden": "true" }, "♠ ♥ ♦ ♣")),
+        h("h1", {}, t("app_title"), " ", h("span.suits", { "aria-hidden": "true" }, h("span", {}, "♠"), " ", h("span.suit-H", {}, "♥"), " ", h("span.suit-D", {}, "♦"), " ", h("span", {}, "♣"))),
         h("p.intro", {}, t("home_intro")),
         accountPanel(),
         h(

@@ -1,7 +1,7 @@
 // The room lobby: the code to share, the seats, bots, the rules in force, start.
 import { h, toast } from "./dom.js";
 import { robot } from "./icons.js";
-import { num, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   OPTION_ORDER,
   defaultLevel,

@@ -110,7 +110,7 @@ def bench_solver(positions: int = 30) -> None:
         print(f"{cards:>10} | {dds:>14} | {own:>14} | {dds7:>11} | {own7_:>11} | {out}")
 
 
-def bench_decisions(hands: int = 6) -> None:
+def bench_decisions(hands: int = 16) -> None:
     times: dict[int, list[float]] = {}
     bots = [SearchBot(seed=f"bench-{s}") for s in range(4)]
     for i in range(hands):

@@ -11,6 +11,7 @@ import pytest
 import websockets
 
 from hokm.client import HokmClient, ServerError
+from hokm.engine.records import judge
 from hokm.storage import SqlStorage
 from tests.server.helpers import running_server, settings, table_with_bots
 from tests.storage.conftest import PG_URL
@@ -139,6 +140,9 @@ async def test_join_by_code_and_a_full_game_with_bots(server: str) -> None:
     assert len(games) == 1 and games[0]["cancelled"] is False
     record = await owner.rest("GET", games[0]["record"])
     assert record["format"] == "hokm-record/1" and record["hands"]
+    report = judge(record)  # what `hokm referee` says about the downloaded record
+    assert report["ok"] is True and report["game_over"] is True
+    assert report["winner_team"] == games[0]["winner_team"] and report["score"] == games[0]["score"]
     shuffle = await owner.rest("GET", f"/api/games/{games[0]['game_id']}/shuffle")
     hand = shuffle["hands"][0]
     check = await owner.rest(

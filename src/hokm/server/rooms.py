@@ -280,6 +280,7 @@ class RoomActor:
         step = self._apply(item, now)
         outcome = step.outcome
         if step.entries:
+            step.entries[-1]["after"] = self.table.version  # checked when replayed
             first = self.seq + 1
             await self.manager.storage.append_events(self.code, first, step.entries)
             self.seq += len(step.entries)
@@ -556,8 +557,18 @@ def replay(
         if player in table.members:
             table.members[player].connections = int(count)
     table.flood.sent = {p: [float(t) for t in ts] for p, ts in data.get("flood", {}).items()}
+    diverged = False
     for entry in entries:
         _replay_one(table, entry)
+        after = entry.get("after")
+        if after is not None and after != table.version and not diverged:
+            diverged = True  # the table code changed since the log was written
+            log.warning(
+                "room %s: replay reached version %s, the log says %s",
+                raw["code"],
+                table.version,
+                after,
+            )
     restored = Table.from_dict(table.to_dict(), now=now, seed_source=seeds)
     return restored, seeds
 

@@ -1,0 +1,77 @@
+"""The room actor: one owner applies inputs, so racing inputs apply exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+from hokm.engine import RuleSet, view_of
+from hokm.server.auth import Identity
+from hokm.server.rooms import RoomManager, _BotMove, _Command, _Tick
+from hokm.storage import SqlStorage
+from tests.server.helpers import settings
+
+
+class FakeConnection:
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.frames: list[dict[str, Any]] = []
+
+    def push(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+
+async def test_a_move_a_timeout_and_a_bot_move_together_apply_once(tmp_path: Path) -> None:
+    """The human's card, the turn timeout and a bot move for the same turn: one card is played."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    config = dataclasses.replace(settings(tmp_path / "h.db"), bot_workers=0)
+    rooms = RoomManager(storage, config)
+    await rooms.start()
+    try:
+        ann = Identity("g_ann", "Ann")
+        actor = await rooms.create(ann, RuleSet(turn_seconds=0.3, trump_seconds=0.3))
+        conn = FakeConnection(ann.id)
+        await actor.attach(conn, "Ann", None)
+        await actor.command(conn, ann.id, {"type": "sit", "seat": 0})
+        for seat in (1, 2, 3):
+            await actor.command(conn, ann.id, {"type": "add_bot", "seat": seat, "level": "random"})
+        await actor.command(conn, ann.id, {"type": "start"})
+        for _ in range(400):
+            game = actor.table.game
+            if game is not None and view_of(game, 0).legal:
+                break
+            await asyncio.sleep(0.01)
+        table = actor.table
+        assert table.game is not None
+        legal = dict(view_of(table.game, 0).legal[0])
+        before = table.version
+        await asyncio.sleep(0.35)  # the turn's deadline has passed: a timeout is due too
+        loop = asyncio.get_running_loop()
+        reply: asyncio.Future[dict[str, Any]] = loop.create_future()
+        command = {"type": "action", "action": legal, "version": before, "action_id": "race"}
+        actor.inbox.put_nowait(_Command(conn, ann.id, command, reply, time.time()))
+        actor.inbox.put_nowait(_Tick())
+        actor.inbox.put_nowait(_BotMove(0, legal, table.game_version))
+        answer = await asyncio.wait_for(reply, 10)
+        await asyncio.sleep(0.2)
+        moves = [
+            f["event"]
+            for f in conn.frames
+            if f.get("type") == "event"
+            and f["version"] > before
+            and f["event"]["kind"] in ("card_played", "trump_chosen")
+            and f["event"]["seat"] == 0
+        ]
+        assert answer["type"] in ("ok", "error")
+        assert len(moves) == 1  # exactly once, whoever won the race
+        assert not moves[0].get("auto") if answer["type"] == "ok" else moves[0].get("auto")
+    finally:
+        await rooms.shutdown()
+        await storage.close()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Iterable, Sequence
 
+from hokm.engine.actions import Deal
 from hokm.engine.cards import Card, Seat, Suit
 
 __all__ = [
@@ -130,12 +131,13 @@ class FastHand:
         self._undo: list[tuple[int, int, int]] = []  # (card, leader before, winner or -1)
 
     @classmethod
-    def from_deal(cls, deal: object, *, trump: Suit, hakem: Seat) -> FastHand:
+    def from_deal(cls, deal: Deal, *, trump: Suit, hakem: Seat) -> FastHand:
         """The start of play of an engine :class:`~hokm.engine.Deal` (the hakem leads)."""
-        hands = [mask_of(h) for h in deal.hands]  # type: ignore[attr-defined]
+        hands = [mask_of(h) for h in deal.hands]
         return cls(hands, trump.ordinal, int(hakem), hakem=int(hakem))
 
     def copy(self) -> FastHand:
+        """An independent copy of the position (without the undo history)."""
         other = FastHand(self.hands, self.trump, self.leader, hakem=self.hakem, trick=self.trick)
         other.won = list(self.won)
         return other

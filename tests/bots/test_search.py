@@ -132,3 +132,18 @@ def test_the_endgame_is_solved_exactly() -> None:
             assert bot.last.exact
             seen_exact = True
     assert seen_exact or sum(game.hand_results[0].tricks) < 12
+
+
+def test_points_are_capped_by_what_the_game_still_needs() -> None:
+    """At 6–5 to 7 a kot is worth no more than a normal win to either team."""
+    from dataclasses import replace
+
+    from hokm.bots.search import outcome_points
+
+    game = Game(RuleSet(), hakem=Seat(0))
+    game.apply(Deal.from_seed("cap", Seat(0)))
+    game.choose_trump(Suit.SPADES)
+    view = view_of(game, Seat(1))
+    assert [outcome_points(o, view) for o in (2, 1, -1, -2)] == [3.0, 1.0, -1.0, -2.0]
+    late = replace(view, score=(6, 5))
+    assert [outcome_points(o, late) for o in (2, 1, -1, -2)] == [2.0, 1.0, -1.0, -1.0]

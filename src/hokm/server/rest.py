@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 import typing
 from typing import Any
 
@@ -19,6 +20,7 @@ from hokm import __version__
 from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
 from hokm.server.auth import COOKIE_NAME, Identity, clean_name
 from hokm.server.errors import error_body
+from hokm.server.limits import TokenBucket
 from hokm.server.state import ServerState
 from hokm.table.chat import EMOJI, PHRASES
 from hokm.table.codes import is_code, normalize_code
@@ -86,6 +88,41 @@ def _with_cookie(response: Response, token: str, request: Request) -> Response:
     return response
 
 
+class _AddressLimits:
+    """Creating guests and rooms is rate-limited per client address (a token bucket each).
+
+    >>> limits = _AddressLimits(rate=0.0, burst=2)
+    >>> [limits.allow("10.0.0.1") for _ in range(3)], limits.allow("10.0.0.2")
+    ([True, True, False], True)
+    """
+
+    def __init__(self, *, rate: float = 0.5, burst: float = 30.0, keep: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.keep = keep
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def allow(self, address: str) -> bool:
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.keep:
+                self.buckets.clear()
+            bucket = self.buckets[address] = TokenBucket(rate=self.rate, burst=self.burst)
+        return bucket.take(time.monotonic())
+
+
+_CREATION = _AddressLimits()
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+def _limit(request: Request) -> None:
+    address = request.client.host if request.client is not None else "?"
+    if address in _LOOPBACK:  # this machine: scripts, benchmarks, tests (or a proxy without
+        return  # X-Forwarded-For; with it, uvicorn reports the real client address)
+    if not _CREATION.allow(address):
+        raise _Refusal(429, "rate_limited", "too many new guests or rooms from this address")
+
+
 def _handler(fn: Any) -> Any:
     """Turn refusals and engine errors into JSON errors; nothing else escapes as a traceback."""
 
@@ -109,6 +146,7 @@ def _handler(fn: Any) -> Any:
 @_handler
 async def post_guest(request: Request) -> Response:
     """Create a guest identity, or rename the current one."""
+    _limit(request)
     data = await _json_body(request)
     try:
         name = clean_name(data.get("name"))
@@ -154,6 +192,7 @@ def _rules_from(data: dict[str, Any]) -> RuleSet:
 @_handler
 async def post_room(request: Request) -> Response:
     """Create a room; the caller is its owner."""
+    _limit(request)
     identity = await identify(request)
     if identity is None:
         raise _Refusal(401, "unauthorized")

@@ -226,13 +226,11 @@ class _Play:
             return self.lowest(self._no_trump_if_possible())
         if not winners:
             return self.lowest()
+        if self.cards[0].suit is not led and not self.urgent:
+            return min(winners, key=lambda c: c.rank)  # void: cut with the cheapest trump
         scored = [(k.p_holds_trick(c, self.me, led), c) for c in winners]
         top = max(p for p, _ in scored)
-        near = [c for p, c in scored if p >= top - 0.05]
-        choice = self.cheapest(near)
-        if top < 0.15 and choice.suit is self.trump and led is not self.trump and not self.urgent:
-            return self.lowest(self._no_trump_if_possible())
-        return choice
+        return self.cheapest([c for p, c in scored if p >= top - 0.05])
 
     def second(self) -> Card:
         k = self.k
@@ -254,16 +252,9 @@ class _Play:
             if top >= 0.75 and (cover or running_out or k.is_master(choice)):
                 return choice
             return self.lowest()
-        # Void in the led suit: cut when it is likely to hold and worth it.
-        if led is self.trump or self.trump is None:
-            return self.lowest()
-        if top >= 0.6 and (
-            k.is_master(led_card) or led_card.rank >= Rank.QUEEN or len(self.my_trumps) >= 3
-        ):
-            return choice
-        if top >= 0.6 and k.p_beats(self.partner, led_card, led) < 0.5:
-            return choice
-        return self.lowest(self._no_trump_if_possible())
+        # Void in the led suit: cut with the cheapest trump. Measured against cutting only
+        # when the cut is likely to hold: +0.05 points per board (docs/benchmarks.md).
+        return min(winners, key=lambda c: c.rank)
 
     def _no_trump_if_possible(self) -> list[Card]:
         side = [c for c in self.cards if c.suit is not self.trump]

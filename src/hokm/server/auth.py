@@ -149,8 +149,13 @@ class GuestAuthenticator:
         if row is None:
             return None
         identity = Identity(row.id, row.name, row.kind)
-        self._cache[player_id] = identity
+        self._remember(identity)
         return identity
+
+    def _remember(self, identity: Identity) -> None:
+        if len(self._cache) >= 50_000:
+            self._cache.clear()
+        self._cache[identity.id] = identity
 
     async def create(self, name: str) -> tuple[Identity, str]:
         """A new guest named ``name`` and its token."""
@@ -158,13 +163,13 @@ class GuestAuthenticator:
             "g_" + secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"), name
         )
         await self.storage.save_player(PlayerRow(identity.id, identity.name, identity.kind))
-        self._cache[identity.id] = identity
+        self._remember(identity)
         return identity, self.signer.sign(identity.id)
 
     async def rename(self, identity: Identity, name: str) -> Identity:
         renamed = Identity(identity.id, name, identity.kind)
         await self.storage.save_player(PlayerRow(renamed.id, renamed.name, renamed.kind))
-        self._cache[renamed.id] = renamed
+        self._remember(renamed)
         return renamed
 
     def token_for(self, identity: Identity) -> str:

@@ -186,6 +186,7 @@ class RoomActor:
         self._timer_at: float | None = None
         self._bot_busy = False
         self.stopped = False
+        self.broken = False  # storage failed and the table could not be reloaded yet
         self.last_input = time.time()
 
     def start(self) -> None:
@@ -241,6 +242,9 @@ class RoomActor:
             if isinstance(item, _Stop):
                 await self._stop(item)
                 return
+            if self.broken and not await self._recover(None):
+                _answer(item, error_frame("server_error"))
+                continue
             try:
                 await self._process(item)
             except Exception:
@@ -260,19 +264,25 @@ class RoomActor:
             _answer(late, error_frame("shutting_down"))
         item.done.set_result(None)
 
-    async def _recover(self, item: _Input) -> None:
-        _answer(item, error_frame("server_error"))
+    async def _recover(self, item: _Input | None) -> bool:
+        """Reload the table from storage after a failed input; False if that failed too (the
+        room then refuses inputs until a reload works)."""
+        if item is not None:
+            _answer(item, error_frame("server_error"))
         try:
             table, seeds, seq, snap = await self.manager.load_table(self.code)
-        except Exception:  # pragma: no cover - storage is down: keep the in-memory table
+        except Exception:  # pragma: no cover - storage is down
             log.exception("room %s: reload failed", self.code)
-            return
+            self.broken = True
+            return False
+        self.broken = False
         self.table, self.seeds, self.seq, self.snapshot_seq = table, seeds, seq, snap
         for conn in list(self.conns):  # clients reconnect and resume from the restored table
             conn.close(1011, "server_error")
         self.conns.clear()
         self._timer_at = -1.0
         self._schedule()
+        return True
 
     async def _process(self, item: _Input) -> None:
         now = time.time()
@@ -770,6 +780,7 @@ class RoomManager:
             if await self.storage.get_room(code) is None:
                 return None
             table, seeds, seq, snap = await self.load_table(code)
+            self._loading.pop(code, None)
             actor = RoomActor(self, table, seeds, seq=seq, snapshot_seq=snap)
             self.actors[code] = actor
             actor.start()

@@ -187,3 +187,15 @@ def test_leads_an_escape_suit_singleton_early() -> None:
     """خال فرار: no master to cash, three low trumps and a singleton diamond: lead it."""
     game = _lead_view("2S 3S 4S 5D 9H 8H 7H 6H JC TC 9C 8C 7C")
     assert RuleBot().choose_card(view_of(game, Seat(0))) == Card.parse("5D")
+
+
+def test_knowledge_caps_a_third_or_fourth_hand_that_did_not_beat_an_opponent() -> None:
+    """Seat 2 followed 8C under seat 1's KC: it likely holds no club above the king."""
+    k = Knowledge.from_view(view_of(stacked("2C KC 8C 4C"), Seat(1)))
+    clubs = Suit.CLUBS.ordinal
+    assert k.caps[2][clubs] == 13  # the king
+    assert k.caps[3][clubs] == 15  # seat 3's partner was winning: nothing inferred
+    assert k.caps[0][clubs] == 15  # the leader: nothing inferred
+    # The ace of clubs is unseen to seat 1; seat 2 is now unlikely to hold it.
+    queen = Card.parse("QC")
+    assert k.p_holds_higher(Seat(2), queen) < k.p_holds_higher(Seat(3), queen)

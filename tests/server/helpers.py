@@ -20,6 +20,7 @@ from hokm.client import HokmClient
 from hokm.server import Settings, create_app
 from hokm.table import TableConfig
 
+PG_URL = os.environ.get("HOKM_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 FAST = TableConfig(bot_delay=0.0, hand_pause=0.0, restore_grace=0.2)
 
 

@@ -13,8 +13,7 @@ import websockets
 from hokm.client import HokmClient, ServerError
 from hokm.engine.records import judge
 from hokm.storage import SqlStorage
-from tests.server.helpers import running_server, settings, table_with_bots
-from tests.storage.conftest import PG_URL
+from tests.server.helpers import PG_URL, running_server, settings, table_with_bots
 
 
 def _kinds(client: HokmClient) -> list[str]:

@@ -11,6 +11,8 @@ DECISION = "#game-over, .hand .card.legal, #choose-trump .suit-btn, #bam-go"
 
 
 def enter_name(page: Page, name: str) -> None:
+    """On the home page, once its optional features are known (nothing moves after that)."""
+    page.wait_for_selector('.home[data-ready="1"]')
     page.fill("#name", name)
 
 

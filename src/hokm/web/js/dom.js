@@ -54,7 +54,13 @@ export function mount(el, ...children) {
 export function patch(container, ...children) {
   const next = document.createElement(container.nodeName);
   append(next, children);
-  morphChildren(container, next);
+  const copy = [...next.childNodes];
+  try {
+    morphChildren(container, next);
+  } catch (err) {
+    console.error("patch failed; re-rendering", err?.stack || err);
+    container.replaceChildren(...copy.map((n) => (n.isConnected ? n.cloneNode(true) : n)));
+  }
   return container;
 }
 

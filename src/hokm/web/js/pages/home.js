@@ -215,7 +215,7 @@ export async function render(main) {
       main,
       h(
         "section.page.home",
-        {},
+        { dataset: { ready: state.ready ? "1" : "0" } },
         h("h1", {}, t("app_title"), " ", h("span.suits", { "aria-hidden": "true" }, h("span", {}, "♠"), " ", h("span.suit-H", {}, "♥"), " ", h("span.suit-D", {}, "♦"), " ", h("span", {}, "♣"))),
         h("p.intro", {}, t("home_intro")),
         accountPanel(),
@@ -304,9 +304,9 @@ export async function render(main) {
     );
   }
 
-  draw();
-  // Features that exist only when the server offers them.
-  Promise.all([botLevels(), offers("/api/accounts/me")]).then(async ([levels, accounts]) => {
+  // Features that exist only when the server offers them. Wait for them (briefly) before the
+  // first drawing, so that the page does not shift under a finger about to tap.
+  const features = Promise.all([botLevels(), offers("/api/accounts/me")]).then(async ([levels, accounts]) => {
     if (levels.length) state.levels = levels;
     state.accounts = accounts;
     if (accounts) await loadAccount();
@@ -314,8 +314,11 @@ export async function render(main) {
       const status = await api("/api/quick/status").catch(() => null);
       if (status?.state === "waiting") quickResume(status);
     }
-    draw();
+    state.ready = true;
   });
+  await Promise.race([features, new Promise((r) => setTimeout(r, 1500))]);
+  draw();
+  if (!state.ready) features.then(draw);
   function quickResume(status) {
     state.quick = status;
     poll = setInterval(async () => {

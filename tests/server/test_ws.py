@@ -202,6 +202,9 @@ async def test_reconnect_mid_hand_gets_missed_events_or_a_snapshot(server: str) 
             e["event"]["kind"] == "presence" and e["event"]["connected"] is False for e in c.events
         )
     )
+    await partner.wait_for(  # while the owner is away, a bot plays the owner's turns
+        lambda c: any(e["event"].get("seat") == 0 and e["event"].get("auto") for e in c.events)
+    )
     back = HokmClient(server, token=owner.token)
     await back.connect()
     resumed = await back.join(code, last_version=last)

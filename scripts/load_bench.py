@@ -148,7 +148,7 @@ async def table(
     url: str, n: int, args: argparse.Namespace, stats: Stats, stop: asyncio.Event
 ) -> None:
     rng = random.Random(n)
-    client = HokmClient(url, name=f"bench{n}", timeout=60)
+    client = HokmClient(url, name=f"bench{n}", timeout=60, batch=not args.no_batch)
     sent: dict[str, float] = {}
 
     def on_frame(frame: dict[str, Any]) -> None:
@@ -249,6 +249,7 @@ def client_process(
         "--think",
         str(args.think[0]),
         str(args.think[1]),
+        *(["--no-batch"] if args.no_batch else []),
     ]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
 
@@ -291,6 +292,7 @@ async def run_level(
     return {
         "tables": tables,
         "client_processes": args.procs,
+        "batch": not args.no_batch,
         "seconds": round(elapsed, 1),
         "human_moves": len(lat),
         "moves_per_s": round(moves / elapsed, 1),
@@ -342,6 +344,9 @@ if __name__ == "__main__":
         "--db", default=None, help="database URL or SQLite path (default: a new file)"
     )
     parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--no-batch", action="store_true", help="one WebSocket message per frame (no hello.batch)"
+    )
     parser.add_argument("--client-of", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)

@@ -111,8 +111,8 @@ async def _play(client: HokmClient, games: int, rng: random.Random) -> None:
 
 async def test_no_frame_shows_a_card_its_recipient_may_not_see(server: str) -> None:
     """Random games with four players and a spectator: every frame is checked."""
-    players = [HokmClient(server, name=f"P{i}") for i in range(4)]
-    spectator = HokmClient(server, name="Eve")
+    players = [HokmClient(server, name=f"P{i}", batch=i % 2 == 1) for i in range(4)]
+    spectator = HokmClient(server, name="Eve", batch=True)
     for client in (*players, spectator):
         await client.connect()
     owner = players[0]

@@ -126,7 +126,7 @@ async def test_flooding_is_rate_limited_then_closed(tmp_path: Path) -> None:
 async def test_join_by_code_and_a_full_game_with_bots(server: str) -> None:
     """One human and three bots play a whole game over the socket; the record is stored."""
     owner, code = await table_with_bots(server, rules={"target_points": 2})
-    guest = HokmClient(server, name="Watcher")
+    guest = HokmClient(server, name="Watcher", batch=True)
     await guest.connect()
     snapshot = await guest.join(code.lower())
     assert snapshot["type"] == "snapshot" and snapshot["room"] == code
@@ -135,6 +135,7 @@ async def test_join_by_code_and_a_full_game_with_bots(server: str) -> None:
     await owner.play_until(_game_over, timeout=60)
     await guest.wait_for(_game_over)
     assert guest.view is not None and guest.view["hand"] == []
+    assert guest.messages < len(guest.frames)  # batched: several frames per message
     games = (await owner.rest("GET", f"/api/rooms/{code}/games"))["games"]
     assert len(games) == 1 and games[0]["cancelled"] is False
     record = await owner.rest("GET", games[0]["record"])

@@ -49,6 +49,7 @@ class HokmClient:
         token: str | None = None,
         origin: str | None = None,
         timeout: float = 10.0,
+        batch: bool = False,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.ws_url = (
@@ -58,6 +59,7 @@ class HokmClient:
         self.token = token
         self.origin = origin
         self.timeout = timeout
+        self.batch = batch  # ask the server to send queued frames together (fewer messages)
         self.player: dict[str, Any] | None = None
         self.room: str | None = None
         self.version = 0
@@ -66,6 +68,7 @@ class HokmClient:
         self.you: dict[str, Any] | None = None
         self.timer: dict[str, Any] | None = None
         self.frames: list[Frame] = []
+        self.messages = 0  # WebSocket messages received (a batch holds several frames)
         self.events: list[Frame] = []
         self.closed: asyncio.Future[tuple[int | None, str]] | None = None
         self._ws: ClientConnection | None = None
@@ -134,6 +137,8 @@ class HokmClient:
             hello["name"] = self.name
         if self.token:
             hello["token"] = self.token
+        if self.batch:
+            hello["batch"] = True
         welcome = await self.request(hello)
         self.player = welcome["player"]
         self.token = welcome["token"]
@@ -168,9 +173,12 @@ class HokmClient:
         ws = self._ws
         try:
             async for message in ws:
-                frame = json.loads(message)
-                self.frames.append(frame)
-                await self._absorb(frame)
+                self.messages += 1
+                data = json.loads(message)
+                frames = data["frames"] if data.get("type") == "batch" else [data]
+                for frame in frames:
+                    self.frames.append(frame)
+                    await self._absorb(frame)
         except websockets.exceptions.ConnectionClosed:
             pass
         finally:

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 4000  # frames queued for one client before it is dropped as too slow
 _ENVELOPE = {
-    "hello": ({"protocol"}, {"name", "token"}),
+    "hello": ({"protocol"}, {"name", "token", "batch"}),
     "join": ({"code"}, {"last_version", "as"}),
     "sync": ({"last_version"}, set()),
     "ping": (set(), {"t"}),
@@ -70,9 +70,10 @@ def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...]) -> bool
 class WsConnection:
     """One client socket: who it is, which room it is in, and its outgoing queue."""
 
-    def __init__(self, websocket: WebSocket, identity: Identity) -> None:
+    def __init__(self, websocket: WebSocket, identity: Identity, *, batch: bool = False) -> None:
         self.websocket = websocket
         self.identity = identity
+        self.batch = batch  # the client asked for queued frames in one ``batch`` message
         self.player = identity.id
         self.room: RoomActor | None = None
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
@@ -101,7 +102,18 @@ class WsConnection:
                 frame = await self.outbox.get()
                 if frame is None:
                     break
-                await ws.send_text(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+                if self.batch and not self.outbox.empty():
+                    frames, last = [frame], None
+                    while not self.outbox.empty():
+                        last = self.outbox.get_nowait()
+                        if last is None:
+                            break
+                        frames.append(last)
+                    await ws.send_text(_dumps({"type": "batch", "frames": frames}))
+                    if last is None and self.closing is not None and self.outbox.empty():
+                        break
+                    continue
+                await ws.send_text(_dumps(frame))
         except Exception:  # the peer went away: the reader notices and cleans up
             return
         code, reason = self.closing or (1000, "")
@@ -114,6 +126,10 @@ class WsConnection:
             await asyncio.wait_for(self.writer, 2.0)
         if not self.writer.done():
             self.writer.cancel()
+
+
+def _dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
 class _Refused(Exception):
@@ -152,6 +168,7 @@ class _Session:
             rate=self.settings.messages_per_second, burst=self.settings.message_burst
         )
         self.flood_since: float | None = None
+        self.batch = False
         self.last_flood_error = 0.0
         self.conn: WsConnection | None = None
 
@@ -211,6 +228,9 @@ class _Session:
                 )
                 return None
             name = None if data.get("name") is None else clean_name(data.get("name"))
+            if not isinstance(data.get("batch", False), bool):
+                raise _Refused(error_frame("bad_message", "batch must be true or false"))
+            self.batch = bool(data.get("batch", False))
             token = data.get("token")
             if token is not None and not isinstance(token, str):
                 raise _Refused(error_frame("bad_message", "token must be a string"))
@@ -276,7 +296,7 @@ class _Session:
         return True
 
     async def run(self, identity: Identity) -> None:
-        conn = self.conn = WsConnection(self.websocket, identity)
+        conn = self.conn = WsConnection(self.websocket, identity, batch=self.batch)
         try:
             while conn.closing is None:
                 raw = await self.receive()

@@ -247,9 +247,10 @@ class _Play:
         choice = self.cheapest(near)
         following = self.cards[0].suit is led
         if following:
-            cover = led_card.rank >= Rank.JACK
+            if led_card.rank >= Rank.JACK:
+                return min(winners, key=lambda c: c.rank)  # cover an honour with an honour
             running_out = k.count_unseen(led) <= 4
-            if top >= 0.75 and (cover or running_out or k.is_master(choice)):
+            if top >= 0.75 and (running_out or k.is_master(choice)):
                 return choice
             return self.lowest()
         # Void in the led suit: cut with the cheapest trump. Measured against cutting only

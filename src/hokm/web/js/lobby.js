@@ -61,7 +61,6 @@ export function renderLobby(ctx) {
     ),
     ui.spectator ? h("p.note", {}, t("spectating")) : null,
     h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
-    rulesPanel(ctx, owner && !running),
     h(
       "div.row.actions",
       {},
@@ -91,6 +90,7 @@ export function renderLobby(ctx) {
         t("leave_room"),
       ),
     ),
+    rulesPanel(ctx, owner && !running),
   );
 }
 

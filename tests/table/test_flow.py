@@ -85,7 +85,9 @@ def test_manual_first_hakem_is_the_owners_choice(clock: Clock) -> None:
     seat_bots(table, clock, (2, 3))
     out = ok(table.handle("ann", {"type": "start"}, clock.now))
     turn = [e for e in out.events if e.kind == "turn"][-1]
-    assert turn.data["kind"] == "hakem"
+    assert turn.data["decision"] == "hakem"
+    frame = table.render(turn, "bob")
+    assert frame is not None and frame["kind"] == "turn" and frame["decision"] == "hakem"
     assert table.game is not None and table.game.hakem is None
     err(table.handle("bob", {"type": "choose_hakem", "seat": 1}, clock.now), "not_owner")
     out = ok(table.handle("ann", {"type": "choose_hakem", "seat": 3}, clock.now))

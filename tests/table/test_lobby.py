@@ -52,8 +52,12 @@ def test_bots_are_added_and_removed_on_free_seats(clock: Clock) -> None:
     table = make_table(clock)
     join(table, clock, "bob", seat=1)
     err(table.handle("ann", {"type": "add_bot", "seat": 1}, clock.now), "seat_taken")
-    ok(table.handle("ann", {"type": "add_bot", "seat": 2, "level": "easy"}, clock.now))
+    out = ok(table.handle("ann", {"type": "add_bot", "seat": 2, "level": "easy"}, clock.now))
     assert (table.seats[2].kind, table.seats[2].level) == ("bot", "easy")
+    changed = next(e for e in out.events if e.kind == "seat_changed")
+    frame = table.render(changed, "bob")
+    assert frame is not None and frame["kind"] == "seat_changed"
+    assert (frame["occupant"], frame["level"]) == ("bot", "easy")
     ok(table.handle("ann", {"type": "add_bot", "seat": 2}, clock.now))
     assert table.seats[2].level == "medium"
     err(table.handle("ann", {"type": "remove_bot", "seat": 3}, clock.now), "bad_seat")

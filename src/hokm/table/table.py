@@ -555,6 +555,7 @@ class Table:
         return {
             "seat": seat,
             "kind": slot.kind,
+            "occupant": slot.kind,  # same as kind; survives in seat_changed events
             "player": slot.player if slot.kind == "human" else None,
             "name": member.name if member is not None and slot.kind == "human" else None,
             "level": slot.level if slot.kind == "bot" else None,
@@ -643,7 +644,12 @@ class Table:
         if game.phase is Phase.CHOOSE_HAKEM and game.first_hakem_method == "manual":
             self._arm(Deadline("hakem", now + self.rules.turn_seconds))
             self._emit(
-                "turn", {"kind": "hakem", "seat": None, "deadline": now + self.rules.turn_seconds}
+                "turn",
+                {
+                    "decision": "hakem",
+                    "seat": None,
+                    "deadline": now + self.rules.turn_seconds,
+                },
             )
         for event in game.events:  # a kept hakem is already chosen
             self._emit(event.kind, _NO_DATA, engine=event)
@@ -768,7 +774,7 @@ class Table:
             seconds = self.rules.trump_seconds if kind == "trump" else self.rules.turn_seconds
             at = now + seconds
         self._arm(Deadline(wanted, at, seat))
-        self._emit("turn", {"kind": kind, "seat": seat, "deadline": at, "auto": auto})
+        self._emit("turn", {"decision": kind, "seat": seat, "deadline": at, "auto": auto})
 
     def _turn_info(self) -> dict[str, Any] | None:
         for key in ("turn", "bot", "hakem"):
@@ -776,7 +782,13 @@ class Table:
             if d is not None and self.game is not None:
                 actor = self._actor()
                 kind = "hakem" if key == "hakem" else (actor[0] if actor else None)
-                return {"kind": kind, "seat": d.seat, "deadline": d.at, "auto": key == "bot"}
+                return {
+                    "kind": kind,
+                    "decision": kind,
+                    "seat": d.seat,
+                    "deadline": d.at,
+                    "auto": key == "bot",
+                }
         return None
 
     def _fire(self, key: str, deadline: Deadline, now: float) -> None:

@@ -47,7 +47,7 @@ function normEvent(raw) {
   const ev = { ...raw };
   delete ev.type;
   delete ev.room;
-  if (ev.kind === "turn") return { kind: "timer", timer: normTimer({ ...ev, kind: ev.turn_kind ?? "turn" }) };
+  if (ev.kind === "turn") return { kind: "timer", timer: normTimer({ ...ev, kind: ev.decision ?? "turn" }) };
   if (ev.kind === "timer") ev.timer = normTimer(ev.timer);
   if (ev.kind === "status") ev.status = STATUS[ev.status] ?? ev.status;
   return ev;

@@ -133,7 +133,7 @@ export class RoomStore {
         table.paused = ev.status === "paused";
         return null;
       case "seat_changed": {
-        const kind = ev.level ? "bot" : ev.player ? "human" : "empty";
+        const kind = ev.occupant ?? (ev.level ? "bot" : ev.player ? "human" : "empty");
         seats[ev.seat] = { ...ev, kind, player_id: ev.player ?? null };
         return null;
       }

@@ -6,13 +6,14 @@ of who holds what) and then follows the habits of a good player:
 
 * lead: draw trumps when our side is long in them, cash masters that are unlikely to be cut,
   lead a suit partner is void in so partner can cut (cross-ruff), lead an escape suit (a
-  singleton) early to cut that suit later, lead the queen from A-Q, else lead low from the
-  suit that is safest to give up;
+  singleton) early to cut that suit later, lead the queen from A-Q, else lead low (or the top
+  of touching honours) from a long suit that is unlikely to be cut;
 * second hand low (but cover an honour, and cash a master when the suit is running out);
 * third hand high, but never overtake a partner who is winning; hold the ace when partner
   leads an honour that may be a singleton;
 * fourth hand: the cheapest winner, or the least useful card when partner wins;
-* cut low, over-cut when the next opponent may over-cut, discard from the least useful suit;
+* cut with the cheapest trump that wins (over an opponent's cut too), discard from the least
+  useful suit;
 * count to 7: when a trick decides the hand, a kot, or a bam, it plays for the trick.
 
 :meth:`RuleBot.choose_card` returns the rule card for a view (the search bot falls back to it).

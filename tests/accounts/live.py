@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -21,7 +20,6 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 
-import hokm.server.app as app_module
 from hokm.accounts.store import AccountStore
 from hokm.client import ClientError, HokmClient, ServerError
 from hokm.server import Settings, accounts_api, create_app
@@ -79,14 +77,9 @@ async def live_server(
 ) -> AsyncIterator[Live]:
     monkeypatch.setattr(accounts_api, "PASSWORD_PARAMS", CHEAP_ARGON2)
     prefix = f"tl{secrets.token_hex(4)}_"
-    if backend == "postgresql":
-        url = pg_url
-        monkeypatch.setattr(app_module, "SqlStorage", functools.partial(SqlStorage, prefix=prefix))
-    else:
-        url = f"sqlite+aiosqlite:///{db_path}"
-    config = dataclasses.replace(
-        Settings(database_url=url, bot_workers=0, secret="test-secret"), table=FAST
-    )
+    url = pg_url if backend == "postgresql" else f"sqlite+aiosqlite:///{db_path}"
+    settings = Settings(database_url=url, bot_workers=0, secret="test-secret", table_prefix=prefix)
+    config = dataclasses.replace(settings, table=FAST)
     app = create_app(config)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from hokm.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit
@@ -30,6 +31,19 @@ __all__ = [
 ]
 
 DEAL_ROUNDS = (5, 4, 4)
+
+
+def _dealt_positions(k: int) -> tuple[int, ...]:
+    """The deck positions dealt to the k-th seat from the hakem (5-4-4)."""
+    a, b, c = 5 * k, 20 + 4 * k, 36 + 4 * k
+    return (*range(a, a + 5), *range(b, b + 4), *range(c, c + 4))
+
+
+# For each hakem, per seat, a getter of that seat's 13 cards from the deck (as a tuple).
+_DEALT: tuple[tuple[Any, ...], ...] = tuple(
+    tuple(itemgetter(*_dealt_positions((seat - hakem) & 3)) for seat in range(4))
+    for hakem in range(4)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +174,8 @@ class Deal:
     def _deal(cls, deck: Sequence[Card], hakem: Seat | int, seed: str | None) -> Deal:
         # Deck positions 0-4 go to the hakem, 5-9 to the next seat, …; then 20-23 to the
         # hakem, …; then 36-39 to the hakem, … (5-4-4, always starting at the hakem).
-        hands: list[tuple[Card, ...]] = [(), (), (), ()]
-        for k in range(4):
-            a, b, c = 5 * k, 20 + 4 * k, 36 + 4 * k
-            hands[(hakem + k) & 3] = (*deck[a : a + 5], *deck[b : b + 4], *deck[c : c + 4])
-        return cls((hands[0], hands[1], hands[2], hands[3]), seed, True)
+        g0, g1, g2, g3 = _DEALT[hakem & 3]
+        return cls((g0(deck), g1(deck), g2(deck), g3(deck)), seed, True)
 
     @classmethod
     def from_hands(cls, hands: Sequence[Sequence[Card]], *, seed: str | None = None) -> Deal:

@@ -304,10 +304,8 @@ class Game:
 
     def _hold(self, hands: tuple[tuple[Card, ...], ...]) -> None:
         """Add dealt cards to what each seat holds."""
-        for seat, cards in enumerate(hands):
-            by_suit = self._cards[seat]
-            plays_by_suit = self._held[seat]
-            plays = _PLAYS[seat]
+        everything = zip(self._cards, self._held, _PLAYS, hands, strict=True)
+        for by_suit, plays_by_suit, plays, cards in everything:
             for card in cards:
                 suit = card.suit_index
                 by_suit[suit].append(card)
@@ -532,8 +530,8 @@ class Game:
         self.deal = deal
         h0, h1, h2, h3 = deal.hands
         first = (h0[:5], h1[:5], h2[:5], h3[:5])
-        self._cards = [[[], [], [], []] for _ in range(4)]
-        self._held = [[[], [], [], []] for _ in range(4)]
+        self._cards = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
+        self._held = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
         self._hold(first)
         self.phase = _TRUMP
         self.to_move = hakem

@@ -70,7 +70,7 @@ def deck_from_seed(seed: str, *, purpose: str = "deal") -> list[Card]:
     # implementation (the same algorithm, word by word) takes over.
     sha256 = hashlib.sha256
     words = _UNPACK(b"".join([sha256(prefix + k).digest() for k in _BLOCKS]))
-    if any(map(operator.ge, words, _SIZE_LIMITS)):
+    if max(words) >= _MIN_LIMIT and any(map(operator.ge, words, _SIZE_LIMITS)):
         return _deck_slow(seed, purpose)
     for i, j in zip(_POSITIONS, map(operator.mod, words, _SIZES), strict=False):
         deck[i], deck[j] = deck[j], deck[i]
@@ -82,6 +82,7 @@ _BLOCKS = tuple(k.to_bytes(8, "big") for k in range(7))
 _SIZES = tuple(range(52, 1, -1))  # i + 1 for i = 51 … 1
 _POSITIONS = tuple(range(51, 0, -1))
 _SIZE_LIMITS = tuple((1 << 32) - ((1 << 32) % n) for n in _SIZES)
+_MIN_LIMIT = min(_SIZE_LIMITS)  # no word below it is ever rejected
 
 
 def _deck_slow(seed: str, purpose: str) -> list[Card]:

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -134,6 +134,72 @@ _TRICK_SLOTS: Any = [Trick.__dict__[name].__set__ for name in ("leader", "cards"
 _WON_SLOTS: Any = [
     TrickWon.__dict__[name].__set__ for name in ("trick", "leader", "cards", "winner", "tricks")
 ]
+
+
+_RESULT_SLOTS: Any = [HandResult.__dict__[f.name].__set__ for f in fields(HandResult)]
+_ENDED_SLOTS: Any = [HandEnded.__dict__[f.name].__set__ for f in fields(HandEnded)]
+
+
+def _new_hand_result(*values: Any) -> HandResult:
+    """``HandResult(*values)``, built through the slots' setters (once per hand)."""
+    result: HandResult = _new(HandResult)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = _RESULT_SLOTS
+    v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 = values
+    s0(result, v0)
+    s1(result, v1)
+    s2(result, v2)
+    s3(result, v3)
+    s4(result, v4)
+    s5(result, v5)
+    s6(result, v6)
+    s7(result, v7)
+    s8(result, v8)
+    s9(result, v9)
+    s10(result, v10)
+    s11(result, v11)
+    s12(result, v12)
+    return result
+
+
+def _new_hand_ended(*values: Any) -> HandEnded:
+    """``HandEnded(*values)``, built through the slots' setters (once per hand)."""
+    event: HandEnded = _new(HandEnded)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = _ENDED_SLOTS
+    v0, v1, v2, v3, v4, v5, v6, v7, v8 = values
+    s0(event, v0)
+    s1(event, v1)
+    s2(event, v2)
+    s3(event, v3)
+    s4(event, v4)
+    s5(event, v5)
+    s6(event, v6)
+    s7(event, v7)
+    s8(event, v8)
+    return event
+
+
+_DEALT_SLOTS: Any = [CardsDealt.__dict__[f.name].__set__ for f in fields(CardsDealt)]
+_STARTED_SLOTS: Any = [HandStarted.__dict__[f.name].__set__ for f in fields(HandStarted)]
+
+
+def _new_cards_dealt(
+    number: int, cards: tuple[tuple[Card, ...], ...], counts: tuple[int, int, int, int]
+) -> CardsDealt:
+    event: CardsDealt = _new(CardsDealt)
+    set_round, set_cards, set_counts = _DEALT_SLOTS
+    set_round(event, number)
+    set_cards(event, cards)
+    set_counts(event, counts)
+    return event
+
+
+def _new_hand_started(hand: int, hakem: Seat, commitment: str | None) -> HandStarted:
+    event: HandStarted = _new(HandStarted)
+    set_hand, set_hakem, set_commitment = _STARTED_SLOTS
+    set_hand(event, hand)
+    set_hakem(event, hakem)
+    set_commitment(event, commitment)
+    return event
 
 
 def _new_trick(leader: Seat, cards: tuple[Card, ...], winner: Seat) -> Trick:
@@ -537,8 +603,8 @@ class Game:
         self.to_move = hakem
         commitment = None if deal.seed is None else seed_commitment(deal.seed)
         events: list[Event] = [
-            HandStarted(self.hand_number, hakem, commitment),
-            CardsDealt(1, first, (5, 5, 5, 5)),
+            _new_hand_started(self.hand_number, hakem, commitment),
+            _new_cards_dealt(1, first, (5, 5, 5, 5)),
         ]
         self.events.extend(events)
         return events
@@ -552,7 +618,7 @@ class Game:
         self._hold(rest)
         events: list[Event] = [
             TrumpChosen(action.seat, action.suit),
-            CardsDealt(2, rest, (13, 13, 13, 13)),
+            _new_cards_dealt(2, rest, (13, 13, 13, 13)),
         ]
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
@@ -674,7 +740,7 @@ class Game:
         score = (self.score[0], self.score[1])
         tricks = (self.tricks_won[0], self.tricks_won[1])
         self.hand_results.append(
-            HandResult(
+            _new_hand_result(
                 self.hand_number,
                 hakem,
                 self.trump,
@@ -690,7 +756,7 @@ class Game:
                 next_hakem,
             )
         )
-        ended = HandEnded(
+        ended = _new_hand_ended(
             self.hand_number,
             hakem,
             result,

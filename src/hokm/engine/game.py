@@ -202,28 +202,6 @@ def _new_hand_started(hand: int, hakem: Seat, commitment: str | None) -> HandSta
     return event
 
 
-def _new_trick(leader: Seat, cards: tuple[Card, ...], winner: Seat) -> Trick:
-    trick: Trick = _new(Trick)
-    set_leader, set_cards, set_winner = _TRICK_SLOTS
-    set_leader(trick, leader)
-    set_cards(trick, cards)
-    set_winner(trick, winner)
-    return trick
-
-
-def _new_trick_won(
-    number: int, leader: Seat, cards: tuple[Card, ...], winner: Seat, tricks: tuple[int, int]
-) -> TrickWon:
-    event: TrickWon = _new(TrickWon)
-    set_number, set_leader, set_cards, set_winner, set_tricks = _WON_SLOTS
-    set_number(event, number)
-    set_leader(event, leader)
-    set_cards(event, cards)
-    set_winner(event, winner)
-    set_tricks(event, tricks)
-    return event
-
-
 def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> Seat:
     """The winner of a complete trick: highest trump, else highest card of the led suit."""
     best = 0
@@ -662,12 +640,24 @@ class Game:
             best = 3
         winner = _SEATS[(leader + best) & 3]
         tricks = self.tricks
-        tricks.append(_new_trick(leader, cards, winner))
+        # The Trick and its TrickWon, built through their slot setters.
+        done: Trick = _new(Trick)
+        set_leader, set_cards, set_winner = _TRICK_SLOTS
+        set_leader(done, leader)
+        set_cards(done, cards)
+        set_winner(done, winner)
+        tricks.append(done)
         team = winner & 1
         won = self.tricks_won
         won[team] += 1
         taken = won[team]
-        event = _new_trick_won(len(tricks) - 1, leader, cards, winner, (won[0], won[1]))
+        event: TrickWon = _new(TrickWon)
+        set_number, set_leader, set_cards, set_winner, set_tricks = _WON_SLOTS
+        set_number(event, len(tricks) - 1)
+        set_leader(event, leader)
+        set_cards(event, cards)
+        set_winner(event, winner)
+        set_tricks(event, (won[0], won[1]))
         self.events += (played, event)
         self.trick = []
         self._led = -1

@@ -175,7 +175,16 @@ class Deal:
         # Deck positions 0-4 go to the hakem, 5-9 to the next seat, …; then 20-23 to the
         # hakem, …; then 36-39 to the hakem, … (5-4-4, always starting at the hakem).
         g0, g1, g2, g3 = _DEALT[hakem & 3]
-        return cls((g0(deck), g1(deck), g2(deck), g3(deck)), seed, True)
+        hands = (g0(deck), g1(deck), g2(deck), g3(deck))
+        if cls is not Deal:
+            return cls(hands, seed, True)
+        # Deal(hands, seed, True), built through the slots' setters (as in game.py).
+        deal: Deal = object.__new__(Deal)
+        set_hands, set_seed, set_whole = _DEAL_SLOTS
+        set_hands(deal, hands)
+        set_seed(deal, seed)
+        set_whole(deal, True)
+        return deal
 
     @classmethod
     def from_hands(cls, hands: Sequence[Sequence[Card]], *, seed: str | None = None) -> Deal:
@@ -213,6 +222,8 @@ class Deal:
             data["seed"] = self.seed
         return data
 
+
+_DEAL_SLOTS: Any = [Deal.__dict__[name].__set__ for name in ("hands", "seed", "_whole_deck")]
 
 Action = Play | ChooseTrump | RequestRedeal | DecideBam | SetHakem | DrawAces | Deal
 

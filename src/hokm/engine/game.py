@@ -202,6 +202,30 @@ def _new_hand_started(hand: int, hakem: Seat, commitment: str | None) -> HandSta
     return event
 
 
+_CHOSEN_SLOTS: Any = [HakemChosen.__dict__[f.name].__set__ for f in fields(HakemChosen)]
+_TRUMP_SLOTS: Any = [TrumpChosen.__dict__[f.name].__set__ for f in fields(TrumpChosen)]
+
+
+def _new_hakem_chosen(
+    hakem: Seat, method: str, start: Seat | None, draw: tuple[Card, ...]
+) -> HakemChosen:
+    event: HakemChosen = _new(HakemChosen)
+    set_hakem, set_method, set_start, set_draw = _CHOSEN_SLOTS
+    set_hakem(event, hakem)
+    set_method(event, method)
+    set_start(event, start)
+    set_draw(event, draw)
+    return event
+
+
+def _new_trump_chosen(seat: Seat, suit: Suit) -> TrumpChosen:
+    event: TrumpChosen = _new(TrumpChosen)
+    set_seat, set_suit = _TRUMP_SLOTS
+    set_seat(event, seat)
+    set_suit(event, suit)
+    return event
+
+
 def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> Seat:
     """The winner of a complete trick: highest trump, else highest card of the led suit."""
     best = 0
@@ -306,7 +330,7 @@ class Game:
         self.hakem = hakem
         self.ace_draw = draw
         self.phase = _DEAL
-        event = HakemChosen(
+        event = _new_hakem_chosen(
             hakem,
             method,
             None if draw is None else draw.start,
@@ -595,7 +619,7 @@ class Game:
         rest = (h0[5:], h1[5:], h2[5:], h3[5:])
         self._hold(rest)
         events: list[Event] = [
-            TrumpChosen(action.seat, action.suit),
+            _new_trump_chosen(action.seat, action.suit),
             _new_cards_dealt(2, rest, (13, 13, 13, 13)),
         ]
         self.events.extend(events)
@@ -737,7 +761,7 @@ class Game:
                 self.deal,
                 tuple(self.plays),
                 self.bam_decision,
-                tuple(t.winner for t in self.tricks),
+                tuple([t.winner for t in self.tricks]),
                 tricks,
                 result,
                 winner_team,

@@ -361,7 +361,15 @@ class HokmClient:
                 try:
                     await self.act(action)
                 except ServerError as exc:
-                    if exc.code not in ("stale", "not_your_turn", "wrong_phase", "illegal"):
+                    # The state moved on under a legal list already seen (e.g. the partner
+                    # decided the bam first and the game ended): refused, nothing changed.
+                    if exc.code not in (
+                        "stale",
+                        "not_your_turn",
+                        "wrong_phase",
+                        "illegal",
+                        "wrong_status",
+                    ):
                         raise
             seen = self.version
             with contextlib.suppress(ClientError):

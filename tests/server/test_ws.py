@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import websockets
 
+from hokm.accounts.store import AccountStore
 from hokm.client import HokmClient, ServerError
 from hokm.engine.records import judge
 from hokm.storage import SqlStorage
@@ -278,6 +279,7 @@ async def test_a_game_on_postgresql(tmp_path: Path) -> None:
             await owner.close()
     finally:
         store = SqlStorage(PG_URL, prefix=prefix)
+        await AccountStore(store).drop_all()  # the accounts plugin made its tables too
         await store.drop_all()
         await store.close()
 

@@ -15,9 +15,9 @@ import sys
 import time
 
 from hokm.bots.dd import Solver, card_outcomes, dds_card_scores, dds_winning_cards
-from hokm.bots.fast import FastHand, cards_of_mask, mask_of, random_playout
+from hokm.bots.fast import FastHand, cards_of_mask, mask_of, random_playout, random_position
 from hokm.bots.search import SearchBot
-from hokm.engine import Deal, Game, RuleSet, Seat, Suit, view_of
+from hokm.engine import Deal, Game, RuleSet, Seat, view_of
 
 
 def _clock() -> float:
@@ -52,15 +52,7 @@ def bench_playout(hands: int = 20000) -> None:
 
 
 def _position(i: int, cards_left: int, rng: random.Random) -> FastHand | None:
-    hakem = Seat(rng.randrange(4))
-    trump = rng.choice(list(Suit))
-    hand = FastHand.from_deal(Deal.from_seed(f"pos-{i}", hakem), trump=trump, hakem=hakem)
-    for _ in range((13 - cards_left) * 4 + rng.randrange(4)):
-        legal = hand.legal_mask()
-        if not legal:
-            return None
-        hand.play(rng.choice(cards_of_mask(legal)).index)
-    return None if hand.is_over else hand
+    return random_position(f"pos-{i}", cards_left, rng)
 
 
 def bench_solver(positions: int = 30) -> None:

@@ -11,21 +11,12 @@ from hokm.bots.dd import (
     dds_card_scores,
     dds_winning_cards,
 )
-from hokm.bots.fast import FastHand, cards_of_mask, mask_of
-from hokm.engine import Deal, Seat, Suit, parse_cards
+from hokm.bots.fast import FastHand, cards_of_mask, mask_of, random_position
+from hokm.engine import parse_cards
 
 
 def _position(i: int, cards_left: int, rng: random.Random) -> FastHand | None:
-    """A random position with about ``cards_left`` cards per seat, or None if the hand ended."""
-    hakem = Seat(rng.randrange(4))
-    trump = rng.choice(list(Suit))
-    hand = FastHand.from_deal(Deal.from_seed(f"dd-{i}", hakem), trump=trump, hakem=hakem)
-    for _ in range((13 - cards_left) * 4 + rng.randrange(4)):
-        legal = hand.legal_mask()
-        if not legal:
-            return None
-        hand.play(rng.choice(cards_of_mask(legal)).index)
-    return None if hand.is_over else hand
+    return random_position(f"dd-{i}", cards_left, rng)
 
 
 def test_own_solver_agrees_with_dds_on_random_positions() -> None:

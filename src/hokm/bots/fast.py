@@ -38,6 +38,7 @@ __all__ = [
     "lowest_card",
     "mask_of",
     "random_playout",
+    "random_position",
 ]
 
 ALL_MASK = (1 << 52) - 1
@@ -312,3 +313,20 @@ def random_playout(
             w0 += 1
         leader = winner
     return w0, w1
+
+
+def random_position(label: str, cards_left: int, rng: _random.Random) -> FastHand | None:
+    """A random position with about ``cards_left`` cards per seat, or None if the hand ended.
+
+    The deal comes from the seed ``label`` with a random hakem and trump; random legal cards
+    are then played (for solver tests and benchmarks).
+    """
+    hakem = Seat(rng.randrange(4))
+    trump = rng.choice(list(Suit))
+    hand = FastHand.from_deal(Deal.from_seed(label, hakem), trump=trump, hakem=hakem)
+    for _ in range((13 - cards_left) * 4 + rng.randrange(4)):
+        legal = hand.legal_mask()
+        if not legal:
+            return None
+        hand.play(rng.choice(cards_of_mask(legal)).index)
+    return None if hand.is_over else hand

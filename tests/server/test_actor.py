@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
+import random
 import time
 from pathlib import Path
 from typing import Any
 
-from hokm.engine import RuleSet, view_of
+from hokm.engine import Deal, Game, Play, RuleSet, Seat, view_of
 from hokm.server.auth import Identity
 from hokm.server.rooms import RoomManager, _BotMove, _Command, _Tick
 from hokm.storage import SqlStorage
+from hokm.table.model import BotTurn
 from tests.server.helpers import settings
 
 
@@ -74,4 +77,68 @@ async def test_a_move_a_timeout_and_a_bot_move_together_apply_once(tmp_path: Pat
         assert not moves[0].get("auto") if answer["type"] == "ok" else moves[0].get("auto")
     finally:
         await rooms.shutdown()
+        await storage.close()
+
+
+class CountingPool(concurrent.futures.ThreadPoolExecutor):
+    """A real thread pool that counts the work handed to it."""
+
+    submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def _turn_mid_hand(level: str) -> BotTurn:
+    game = Game(hakem=Seat(0))
+    rng = random.Random(7)
+    plays = 0
+    while plays < 9:
+        actions = game.legal_actions()
+        if not actions:
+            game.apply(Deal.from_seed("inline-bots", Seat(0)))
+            continue
+        plays += isinstance(actions[0], Play)
+        game.apply(rng.choice(actions))
+    seat = game.legal_actions()[0].seat
+    return BotTurn(seat, view_of(game, seat), level, 1, "seed")
+
+
+async def test_cheap_bots_think_in_the_loop_and_the_search_bot_in_the_pool(
+    tmp_path: Path,
+) -> None:
+    """A rule-bot decision costs less than a trip to a worker, so it is computed in a loop
+    callback; the search bot's goes to the pool. Both answer with a legal action."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    rooms = RoomManager(storage, settings(tmp_path / "h.db"))
+    pool = CountingPool(1)
+    rooms._pool = pool
+    loop = asyncio.get_running_loop()
+    try:
+        for level, trips in (("random", 0), ("medium", 0), ("hard", 1)):
+            turn = _turn_mid_hand(level)
+            answer: asyncio.Future[dict[str, Any] | None] = loop.create_future()
+            rooms.think(turn, answer.set_result)
+            action = await asyncio.wait_for(answer, 30)
+            assert action in turn.view.legal
+            assert pool.submitted == trips
+            pool.submitted = 0
+    finally:
+        pool.shutdown()
+        await storage.close()
+
+
+async def test_a_failing_inline_bot_reports_no_action(tmp_path: Path) -> None:
+    """A bot that raises answers None (the table hands the turn out again later)."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    rooms = RoomManager(storage, settings(tmp_path / "h.db"))
+    try:
+        answer: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        broken = dataclasses.replace(_turn_mid_hand("medium"), view=None)  # type: ignore[arg-type]
+        rooms.think(broken, answer.set_result)
+        assert await asyncio.wait_for(answer, 5) is None
+    finally:
         await storage.close()

@@ -34,6 +34,10 @@ class Settings:
     flood_close_seconds: float = 5.0  # a connection flooding this long is closed
     hello_timeout: float = 10.0
     bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
+    # Levels whose decision costs less than handing it to a worker (tens of microseconds
+    # against ≈ 0.3 ms of pickling and inter-process traffic on the event loop): they are
+    # computed in the actor's own loop turn. Slow levels (``hard``) always go to the workers.
+    inline_bot_levels: frozenset[str] = frozenset({"random", "naive", "easy", "medium"})
     snapshot_every: int = 64  # logged inputs between table snapshots
     room_idle_seconds: float = 600.0  # rooms with no connection are unloaded after this
     table: TableConfig = field(default_factory=TableConfig)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +114,29 @@ def test_database_urls() -> None:
     """Plain PostgreSQL URLs get the asyncpg driver; SQLite paths become URLs."""
     assert database_url("postgresql://u@h/d", env={}) == "postgresql+asyncpg://u@h/d"
     assert database_url("sqlite:///x.db", env={}) == "sqlite+aiosqlite:///x.db"
+
+
+async def test_sqlite_checkpoints_the_wal_in_the_background(tmp_path: Path) -> None:
+    """SQLite commits on the loop with automatic checkpoints off; every ``checkpoint_every``
+    commits a background checkpoint copies the WAL into the database file, and a new storage
+    on the same file reads everything back."""
+    path = tmp_path / "wal.db"
+    storage = SqlStorage(str(path), checkpoint_every=8)
+    await storage.start()
+    try:
+        before = path.stat().st_size
+        text = "x" * 2000  # each event needs a page of its own
+        for version in range(1, 41):
+            await storage.append_events("ROOMW", version, [{"n": version, "text": text}])
+        while storage._checkpointing is not None:
+            await asyncio.sleep(0.01)
+        assert path.stat().st_size > before + 30 * 2000  # the pages reached the file
+    finally:
+        await storage.close()
+    again = SqlStorage(str(path))
+    await again.start()
+    try:
+        events = await again.events_after("ROOMW", 0)
+        assert [e.data["n"] for e in events] == list(range(1, 41))
+    finally:
+        await again.close()

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hokm.server.auth import Identity, clean_name
@@ -102,6 +103,10 @@ class WsConnection:
                 frame = await self.outbox.get()
                 if frame is None:
                     break
+                if self.batch:
+                    # Let the rest of this loop turn queue its frames too (the events of a
+                    # move and the reply to it), so they leave in one message.
+                    await asyncio.sleep(0)
                 if self.batch and not self.outbox.empty():
                     frames, last = [frame], None
                     while not self.outbox.empty():
@@ -129,7 +134,9 @@ class WsConnection:
 
 
 def _dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+    """Compact UTF-8 JSON (orjson: the same text as ``json.dumps(..., ensure_ascii=False,
+    separators=(",", ":"))`` at a fraction of the cost; every outgoing frame goes through it)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class _Refused(Exception):
@@ -267,7 +274,7 @@ class _Session:
 
     async def _send(self, frame: dict[str, Any]) -> None:
         frame = {k: v for k, v in frame.items() if v is not None or k in ("game",)}
-        await self.websocket.send_text(json.dumps(frame, ensure_ascii=False))
+        await self.websocket.send_text(_dumps(frame))
 
     async def _close(self, code: int, error: str, detail: str | None) -> None:
         frame = error_frame(error, detail)

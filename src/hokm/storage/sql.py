@@ -5,6 +5,14 @@ Writes go through one writer task that commits whatever is queued in one transac
 two writers. A write returns only after its transaction is committed, so the server can
 acknowledge and broadcast an action once ``append_events`` has returned.
 
+With SQLite the writer commits on the event loop's own thread, through the plain ``sqlite3``
+driver: a WAL commit with ``synchronous=NORMAL`` does no ``fsync`` and costs a fraction of a
+millisecond, while handing it to a thread made every commit wait for that thread to be
+scheduled and to take the GIL (under load, p99 move latency 173 ms against 22 ms inline).
+The ``fsync``-ing part, the WAL checkpoint, is taken off the loop: automatic checkpoints are
+off on the write connection and a PASSIVE checkpoint runs in a background thread every
+``checkpoint_every`` commits (it never blocks the writer; readers keep working meanwhile).
+
 Every table name starts with a prefix (``hokm_`` by default), so test runs can use their own
 tables in a shared database and drop them afterwards.
 """
@@ -21,6 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -48,7 +57,7 @@ def _now_ms() -> int:
 
 
 def _dump(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class _Tables:
@@ -136,8 +145,18 @@ class SqlStorage:
     storage.close()`` at the end.
     """
 
-    def __init__(self, url: str | None = None, *, prefix: str = "hokm_", batch: int = 512) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        prefix: str = "hokm_",
+        batch: int = 512,
+        checkpoint_every: int = 256,
+    ) -> None:
         self.url = database_url(url)
+        self.checkpoint_every = checkpoint_every
+        self._since_checkpoint = 0
+        self._checkpointing: asyncio.Future[None] | None = None
         self.prefix = prefix
         self.batch = batch
         self.t = _Tables(prefix)
@@ -165,8 +184,10 @@ class SqlStorage:
         self._sync_engine = sa.create_engine(
             sync_url, connect_args={"timeout": 30, "check_same_thread": False}
         )
-        _sqlite_pragmas(self._sync_engine)
-        self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        _sqlite_pragmas(self._sync_engine, autocheckpoint=False)
+        self._thread = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="sqlite-checkpoint"
+        )
         return engine
 
     async def start(self) -> None:
@@ -185,6 +206,10 @@ class SqlStorage:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        if self._checkpointing is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpointing
+            self._checkpointing = None
         await self.engine.dispose()
         if self._thread is not None:
             self._thread.shutdown(wait=True)
@@ -239,14 +264,36 @@ class SqlStorage:
             return self._run_sync(conn, batch)
 
     async def _run(self, batch: list[_Write]) -> list[Any]:
-        if self._thread is not None:
-            loop = asyncio.get_running_loop()
-            results = await loop.run_in_executor(self._thread, self._sqlite_batch, batch)
+        if self._sync_engine is not None:
+            results = self._sqlite_batch(batch)  # on this thread: see the module docstring
+            self._since_checkpoint += 1
+            if self._since_checkpoint >= self.checkpoint_every and self._checkpointing is None:
+                self._start_checkpoint()
         else:
             async with self.engine.begin() as conn:
                 results = await conn.run_sync(self._run_sync, batch)
         self.commits += 1
         return results
+
+    def _start_checkpoint(self) -> None:
+        assert self._thread is not None
+        self._since_checkpoint = 0
+        future = asyncio.get_running_loop().run_in_executor(self._thread, self._checkpoint)
+        self._checkpointing = future
+
+        def finished(f: asyncio.Future[None]) -> None:
+            self._checkpointing = None
+            if not f.cancelled() and f.exception() is not None:
+                log.warning("WAL checkpoint failed: %s", f.exception())
+
+        future.add_done_callback(finished)
+
+    def _checkpoint(self) -> None:
+        """Copy committed WAL pages into the database file (PASSIVE: never waits for the
+        writer or readers). Runs in the background thread."""
+        assert self._sync_engine is not None
+        with self._sync_engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def _commit_batch(self, batch: list[_Write]) -> None:
         if len(batch) > 1:
@@ -494,7 +541,7 @@ class SqlStorage:
         return None if row is None else (_game(row), json.loads(row.record))
 
 
-def _sqlite_pragmas(engine: sa.Engine) -> None:
+def _sqlite_pragmas(engine: sa.Engine, *, autocheckpoint: bool = True) -> None:
     @sa.event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         cursor = dbapi_conn.cursor()
@@ -502,6 +549,8 @@ def _sqlite_pragmas(engine: sa.Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=10000")
+        if not autocheckpoint:  # the storage checkpoints in a background thread instead
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
 

@@ -150,7 +150,7 @@ def team_seats(team: int) -> tuple[Seat, Seat]:
 class Card:
     """One of the 52 cards. Construct with :meth:`Card.parse` or :meth:`Card.of`."""
 
-    __slots__ = ("index", "rank", "suit", "suit_index")
+    __slots__ = ("index", "rank", "suit", "suit_index", "text")
     _by_index: ClassVar[list[Card]] = []
     _by_text: ClassVar[dict[str, Card]] = {}
 
@@ -158,6 +158,7 @@ class Card:
     rank: Rank
     index: int  # 0..51: suit.ordinal * 13 + (rank - 2); also the card's bit in a bitmask
     suit_index: int
+    text: str  # the notation, e.g. ``TH`` (what ``str`` gives; kept, as views render it often)
 
     def __init__(self, suit: Suit, rank: Rank) -> None:
         if len(Card._by_index) >= 52:
@@ -166,6 +167,7 @@ class Card:
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "index", suit.ordinal * 13 + (rank - 2))
         object.__setattr__(self, "suit_index", suit.ordinal)
+        object.__setattr__(self, "text", rank.symbol + suit.value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
@@ -201,7 +203,7 @@ class Card:
         return f"{rank}{self.suit.symbol}"
 
     def __str__(self) -> str:
-        return self.rank.symbol + self.suit.value
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card('{self}')"

@@ -151,7 +151,8 @@ export class Connection {
     this.player = null;
     this.handlers.status("connecting");
     ws.onopen = () => {
-      const hello = { type: "hello", protocol: 1 };
+      // batch: frames queued together (a move's events and the reply) arrive in one message.
+      const hello = { type: "hello", protocol: 1, batch: true };
       const token = savedToken();
       if (token) hello.token = token;
       const name = savedName();
@@ -165,7 +166,11 @@ export class Connection {
       } catch {
         return;
       }
-      this.receive(msg);
+      if (msg && msg.type === "batch" && Array.isArray(msg.frames)) {
+        for (const frame of msg.frames) this.receive(frame);
+      } else {
+        this.receive(msg);
+      }
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from hokm.engine.cards import ALL_CARDS, Card, Rank, Seat, Suit
 from hokm.engine.errors import InvalidNotationError
+from hokm.engine.frozen import unfrozen
 from hokm.engine.shuffle import SeedStream, deck_from_seed
 
 __all__ = [
@@ -178,13 +179,13 @@ class Deal:
         hands = (g0(deck), g1(deck), g2(deck), g3(deck))
         if cls is not Deal:
             return cls(hands, seed, True)
-        # Deal(hands, seed, True), built through the slots' setters (as in game.py).
-        deal: Deal = object.__new__(Deal)
-        set_hands, set_seed, set_whole = _DEAL_SLOTS
-        set_hands(deal, hands)
-        set_seed(deal, seed)
-        set_whole(deal, True)
-        return deal
+        # Deal(hands, seed, True), built unfrozen (see hokm.engine.frozen).
+        deal = _UnfrozenDeal()
+        deal.hands = hands
+        deal.seed = seed
+        deal._whole_deck = True
+        deal.__class__ = Deal
+        return deal  # type: ignore[no-any-return]
 
     @classmethod
     def from_hands(cls, hands: Sequence[Sequence[Card]], *, seed: str | None = None) -> Deal:
@@ -223,7 +224,7 @@ class Deal:
         return data
 
 
-_DEAL_SLOTS: Any = [Deal.__dict__[name].__set__ for name in ("hands", "seed", "_whole_deck")]
+_UnfrozenDeal = unfrozen(Deal)
 
 Action = Play | ChooseTrump | RequestRedeal | DecideBam | SetHakem | DrawAces | Deal
 

@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -58,6 +58,7 @@ from hokm.engine.events import (
     TrickWon,
     TrumpChosen,
 )
+from hokm.engine.frozen import unfrozen
 from hokm.engine.rules import RuleSet
 from hokm.engine.shuffle import seed_commitment
 
@@ -126,104 +127,28 @@ class HandResult:
     next_hakem: Seat
 
 
-# Frozen dataclasses build slowly (each field goes through object.__setattr__). The trick hot
-# path builds its Trick and TrickWon with the slots' own setters instead: same objects,
-# about half the cost.
-_new = object.__new__
-_TRICK_SLOTS: Any = [Trick.__dict__[name].__set__ for name in ("leader", "cards", "winner")]
-_WON_SLOTS: Any = [
-    TrickWon.__dict__[name].__set__ for name in ("trick", "leader", "cards", "winner", "tricks")
-]
-
-
-_RESULT_SLOTS: Any = [HandResult.__dict__[f.name].__set__ for f in fields(HandResult)]
-_ENDED_SLOTS: Any = [HandEnded.__dict__[f.name].__set__ for f in fields(HandEnded)]
-
-
-def _new_hand_result(*values: Any) -> HandResult:
-    """``HandResult(*values)``, built through the slots' setters (once per hand)."""
-    result: HandResult = _new(HandResult)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = _RESULT_SLOTS
-    v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 = values
-    s0(result, v0)
-    s1(result, v1)
-    s2(result, v2)
-    s3(result, v3)
-    s4(result, v4)
-    s5(result, v5)
-    s6(result, v6)
-    s7(result, v7)
-    s8(result, v8)
-    s9(result, v9)
-    s10(result, v10)
-    s11(result, v11)
-    s12(result, v12)
-    return result
-
-
-def _new_hand_ended(*values: Any) -> HandEnded:
-    """``HandEnded(*values)``, built through the slots' setters (once per hand)."""
-    event: HandEnded = _new(HandEnded)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8 = _ENDED_SLOTS
-    v0, v1, v2, v3, v4, v5, v6, v7, v8 = values
-    s0(event, v0)
-    s1(event, v1)
-    s2(event, v2)
-    s3(event, v3)
-    s4(event, v4)
-    s5(event, v5)
-    s6(event, v6)
-    s7(event, v7)
-    s8(event, v8)
-    return event
-
-
-_DEALT_SLOTS: Any = [CardsDealt.__dict__[f.name].__set__ for f in fields(CardsDealt)]
-_STARTED_SLOTS: Any = [HandStarted.__dict__[f.name].__set__ for f in fields(HandStarted)]
+# Frozen dataclasses build slowly (each field goes through object.__setattr__). The hot paths
+# build them as plain objects with the same slots and then give them their class (see
+# hokm.engine.frozen): same objects, a fraction of the cost.
+_UnfrozenTrick = unfrozen(Trick)
+_UnfrozenTrickWon = unfrozen(TrickWon)
+_UnfrozenHandResult = unfrozen(HandResult)
+_UnfrozenHandEnded = unfrozen(HandEnded)
+_UnfrozenCardsDealt = unfrozen(CardsDealt)
+_UnfrozenHandStarted = unfrozen(HandStarted)
+_UnfrozenHakemChosen = unfrozen(HakemChosen)
+_UnfrozenTrumpChosen = unfrozen(TrumpChosen)
 
 
 def _new_cards_dealt(
     number: int, cards: tuple[tuple[Card, ...], ...], counts: tuple[int, int, int, int]
 ) -> CardsDealt:
-    event: CardsDealt = _new(CardsDealt)
-    set_round, set_cards, set_counts = _DEALT_SLOTS
-    set_round(event, number)
-    set_cards(event, cards)
-    set_counts(event, counts)
-    return event
-
-
-def _new_hand_started(hand: int, hakem: Seat, commitment: str | None) -> HandStarted:
-    event: HandStarted = _new(HandStarted)
-    set_hand, set_hakem, set_commitment = _STARTED_SLOTS
-    set_hand(event, hand)
-    set_hakem(event, hakem)
-    set_commitment(event, commitment)
-    return event
-
-
-_CHOSEN_SLOTS: Any = [HakemChosen.__dict__[f.name].__set__ for f in fields(HakemChosen)]
-_TRUMP_SLOTS: Any = [TrumpChosen.__dict__[f.name].__set__ for f in fields(TrumpChosen)]
-
-
-def _new_hakem_chosen(
-    hakem: Seat, method: str, start: Seat | None, draw: tuple[Card, ...]
-) -> HakemChosen:
-    event: HakemChosen = _new(HakemChosen)
-    set_hakem, set_method, set_start, set_draw = _CHOSEN_SLOTS
-    set_hakem(event, hakem)
-    set_method(event, method)
-    set_start(event, start)
-    set_draw(event, draw)
-    return event
-
-
-def _new_trump_chosen(seat: Seat, suit: Suit) -> TrumpChosen:
-    event: TrumpChosen = _new(TrumpChosen)
-    set_seat, set_suit = _TRUMP_SLOTS
-    set_seat(event, seat)
-    set_suit(event, suit)
-    return event
+    event = _UnfrozenCardsDealt()
+    event.round = number
+    event.cards = cards
+    event.counts = counts
+    event.__class__ = CardsDealt
+    return event  # type: ignore[no-any-return]
 
 
 def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> Seat:
@@ -330,12 +255,12 @@ class Game:
         self.hakem = hakem
         self.ace_draw = draw
         self.phase = _DEAL
-        event = _new_hakem_chosen(
-            hakem,
-            method,
-            None if draw is None else draw.start,
-            () if draw is None else draw.cards,
-        )
+        event = _UnfrozenHakemChosen()
+        event.hakem = hakem
+        event.method = method
+        event.start = None if draw is None else draw.start
+        event.draw = () if draw is None else draw.cards
+        event.__class__ = HakemChosen
         self.events.append(event)
         return [event]
 
@@ -604,10 +529,12 @@ class Game:
         self.phase = _TRUMP
         self.to_move = hakem
         commitment = None if deal.seed is None else seed_commitment(deal.seed)
-        events: list[Event] = [
-            _new_hand_started(self.hand_number, hakem, commitment),
-            _new_cards_dealt(1, first, (5, 5, 5, 5)),
-        ]
+        started = _UnfrozenHandStarted()
+        started.hand = self.hand_number
+        started.hakem = hakem
+        started.seed_commitment = commitment
+        started.__class__ = HandStarted
+        events: list[Event] = [started, _new_cards_dealt(1, first, (5, 5, 5, 5))]
         self.events.extend(events)
         return events
 
@@ -618,10 +545,11 @@ class Game:
         h0, h1, h2, h3 = deal.hands
         rest = (h0[5:], h1[5:], h2[5:], h3[5:])
         self._hold(rest)
-        events: list[Event] = [
-            _new_trump_chosen(action.seat, action.suit),
-            _new_cards_dealt(2, rest, (13, 13, 13, 13)),
-        ]
+        chosen = _UnfrozenTrumpChosen()
+        chosen.seat = action.seat
+        chosen.suit = action.suit
+        chosen.__class__ = TrumpChosen
+        events: list[Event] = [chosen, _new_cards_dealt(2, rest, (13, 13, 13, 13))]
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
             for seat in _SEATS:
@@ -664,24 +592,24 @@ class Game:
             best = 3
         winner = _SEATS[(leader + best) & 3]
         tricks = self.tricks
-        # The Trick and its TrickWon, built through their slot setters.
-        done: Trick = _new(Trick)
-        set_leader, set_cards, set_winner = _TRICK_SLOTS
-        set_leader(done, leader)
-        set_cards(done, cards)
-        set_winner(done, winner)
+        # The Trick and its TrickWon, built unfrozen (see above).
+        done = _UnfrozenTrick()
+        done.leader = leader
+        done.cards = cards
+        done.winner = winner
+        done.__class__ = Trick
         tricks.append(done)
         team = winner & 1
         won = self.tricks_won
         won[team] += 1
         taken = won[team]
-        event: TrickWon = _new(TrickWon)
-        set_number, set_leader, set_cards, set_winner, set_tricks = _WON_SLOTS
-        set_number(event, len(tricks) - 1)
-        set_leader(event, leader)
-        set_cards(event, cards)
-        set_winner(event, winner)
-        set_tricks(event, (won[0], won[1]))
+        event = _UnfrozenTrickWon()
+        event.trick = len(tricks) - 1
+        event.leader = leader
+        event.cards = cards
+        event.winner = winner
+        event.tricks = (won[0], won[1])
+        event.__class__ = TrickWon
         self.events += (played, event)
         self.trick = []
         self._led = -1
@@ -753,34 +681,33 @@ class Game:
         next_hakem = hakem if hakem.team == winner_team else hakem.next
         score = (self.score[0], self.score[1])
         tricks = (self.tricks_won[0], self.tricks_won[1])
-        self.hand_results.append(
-            _new_hand_result(
-                self.hand_number,
-                hakem,
-                self.trump,
-                self.deal,
-                tuple(self.plays),
-                self.bam_decision,
-                tuple([t.winner for t in self.tricks]),
-                tricks,
-                result,
-                winner_team,
-                points,
-                score,
-                next_hakem,
-            )
-        )
-        ended = _new_hand_ended(
-            self.hand_number,
-            hakem,
-            result,
-            winner_team,
-            tricks,
-            points,
-            score,
-            next_hakem,
-            self.deal.seed,
-        )
+        done = _UnfrozenHandResult()
+        done.hand = self.hand_number
+        done.hakem = hakem
+        done.trump = self.trump
+        done.deal = self.deal
+        done.plays = tuple(self.plays)
+        done.bam = self.bam_decision
+        done.trick_winners = tuple([t.winner for t in self.tricks])
+        done.tricks = tricks
+        done.result = result
+        done.winner_team = winner_team
+        done.points = points
+        done.score = score
+        done.next_hakem = next_hakem
+        done.__class__ = HandResult
+        self.hand_results.append(done)
+        ended = _UnfrozenHandEnded()
+        ended.hand = self.hand_number
+        ended.hakem = hakem
+        ended.result = result
+        ended.winner_team = winner_team
+        ended.tricks = tricks
+        ended.points = points
+        ended.score = score
+        ended.next_hakem = next_hakem
+        ended.seed = self.deal.seed
+        ended.__class__ = HandEnded
         events: list[Event] = [ended]
         self.hand_number += 1
         self.hakem = next_hakem

@@ -23,9 +23,12 @@ and reveals the seed after the hand, so anyone can re-derive the deal.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import operator
 import secrets
 import struct
+from collections.abc import Callable
+from typing import Any
 
 from hokm.engine.cards import ALL_CARDS, Card
 
@@ -44,7 +47,7 @@ class SeedStream:
 
     def _read4(self) -> int:
         if len(self._buffer) < 4:
-            digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
+            digest = _sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
             self._block += 1
             self._buffer += digest
         word, self._buffer = self._buffer[:4], self._buffer[4:]
@@ -63,26 +66,55 @@ class SeedStream:
 
 def deck_from_seed(seed: str, *, purpose: str = "deal") -> list[Card]:
     """The shuffled 52-card deck for ``seed`` (see the module docstring)."""
-    deck = list(ALL_CARDS)
-    prefix = seed.encode() + b"\x00" + purpose.encode() + b"\x00"
     # Fast path: 7 blocks give 56 words, and the 51 swaps need 51 words unless one is
     # rejected, which happens with probability below 2**-25 per deck; then the reference
-    # implementation (the same algorithm, word by word) takes over.
-    sha256 = hashlib.sha256
-    words = _UNPACK(b"".join([sha256(prefix + k).digest() for k in _BLOCKS]))
-    if max(words) >= _MIN_LIMIT and any(map(operator.ge, words, _SIZE_LIMITS)):
+    # implementation (the same algorithm, word by word) takes over. A rejected word is at
+    # least 2**32 - 51, so its first three bytes are 0xFF: without three 0xFF bytes in a row
+    # in the stream, no word is rejected.
+    prefix = seed.encode() + b"\x00" + purpose.encode() + b"\x00"
+    sha256 = _sha256
+    b0, b1, b2, b3, b4, b5, b6 = _BLOCKS
+    stream = b"".join(
+        (
+            sha256(prefix + b0).digest(),
+            sha256(prefix + b1).digest(),
+            sha256(prefix + b2).digest(),
+            sha256(prefix + b3).digest(),
+            sha256(prefix + b4).digest(),
+            sha256(prefix + b5).digest(),
+            sha256(prefix + b6).digest(),
+        )
+    )
+    words = _UNPACK(stream)
+    if b"\xff\xff\xff" in stream and any(map(operator.ge, words, _SIZE_LIMITS)):
         return _deck_slow(seed, purpose)
-    for i, j in zip(_POSITIONS, map(operator.mod, words, _SIZES), strict=False):
+    deck = list(ALL_CARDS)
+    for i, j in zip(_POSITIONS, map(operator.mod, words, _SIZES), strict=True):
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
-_UNPACK = struct.Struct(">56I").unpack
+def _builtin_sha256() -> Callable[[bytes], Any]:
+    """SHA-256 of CPython's own module when there is one (cheaper to set up per call than
+    OpenSSL's, and the digests are the same), else hashlib's."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        constructor: Callable[[bytes], Any] | None = getattr(module, "sha256", None)
+        if constructor is not None:
+            return constructor
+    return hashlib.sha256
+
+
+_sha256 = _builtin_sha256()
+_UNPACK = struct.Struct(">51I").unpack_from  # the first 51 words
 _BLOCKS = tuple(k.to_bytes(8, "big") for k in range(7))
 _SIZES = tuple(range(52, 1, -1))  # i + 1 for i = 51 … 1
 _POSITIONS = tuple(range(51, 0, -1))
 _SIZE_LIMITS = tuple((1 << 32) - ((1 << 32) % n) for n in _SIZES)
-_MIN_LIMIT = min(_SIZE_LIMITS)  # no word below it is ever rejected
+assert min(_SIZE_LIMITS) >= 0xFFFFFF00  # a rejected word starts with three 0xFF bytes
 
 
 def _deck_slow(seed: str, purpose: str) -> list[Card]:
@@ -96,7 +128,8 @@ def _deck_slow(seed: str, purpose: str) -> list[Card]:
 
 def seed_commitment(seed: str) -> str:
     """The hash published before a deal: SHA-256 of the seed's UTF-8 bytes, hex."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+    digest: str = _sha256(seed.encode()).hexdigest()
+    return digest
 
 
 def new_seed() -> str:

@@ -4,11 +4,13 @@ It sees only its :class:`~hokm.engine.SeatView`. Each decision builds a
 :class:`~hokm.bots.knowledge.Knowledge` (cards played, masters, trumps out, voids, rough odds
 of who holds what) and then follows the habits of a good player:
 
-* lead: draw trumps when our side is long in them, cash masters that are unlikely to be cut,
-  lead a suit partner is void in so partner can cut (cross-ruff), lead an escape suit (a
-  singleton) early to cut that suit later, lead the queen from A-Q, else lead low (or the top
-  of touching honours) from a long suit that is unlikely to be cut;
-* second hand low (but cover an honour, and cash a master when the suit is running out);
+* lead: draw trumps with the master trump when our side is long in them, cash masters that
+  are more likely than not to hold, lead a suit partner is void in so partner can cut
+  (cross-ruff), lead an escape suit (a singleton) early to cut that suit later, else lead low
+  (or the top of touching honours) from a long suit that is unlikely to be cut (the queen
+  from A-Q only with the ``lead_queen`` option: it measured worse);
+* second hand low (but cash a master when the suit is running out); when void, leave a low
+  lead to partner and cut anything else with the cheapest trump;
 * third hand high, but never overtake a partner who is winning; hold the ace when partner
   leads an honour that may be a singleton;
 * fourth hand: the cheapest winner, or the least useful card when partner wins;
@@ -53,7 +55,7 @@ class RuleBot(CardBot):
         seed: int | str = 0,
         trump_policy: str = "strength",
         bam_samples: int = 24,
-        lead_queen: bool = True,
+        lead_queen: bool = False,
         redeal: bool = True,
     ) -> None:
         super().__init__(seed=seed)
@@ -90,7 +92,7 @@ class RuleBot(CardBot):
 
 
 def rule_card(
-    k: Knowledge, cards: Sequence[Card], view: SeatView, *, lead_queen: bool = True
+    k: Knowledge, cards: Sequence[Card], view: SeatView, *, lead_queen: bool = False
 ) -> Card:
     """The rule bot's card among ``cards`` (the legal ones) given the seat's knowledge."""
     return _Play(k, list(cards), view, lead_queen).choose()
@@ -99,7 +101,7 @@ def rule_card(
 class _Play:
     """One card decision: the knowledge, the legal cards and the score situation."""
 
-    cash_p = 0.7  # lead a master when it holds with at least these odds
+    cash_p = 0.5  # lead a master when it holds with at least these odds
 
     def __init__(self, k: Knowledge, cards: list[Card], view: SeatView, lead_queen: bool) -> None:
         self.k = k
@@ -248,14 +250,17 @@ class _Play:
         choice = self.cheapest(near)
         following = self.cards[0].suit is led
         if following:
-            if led_card.rank >= Rank.JACK:
-                return min(winners, key=lambda c: c.rank)  # cover an honour with an honour
             running_out = k.count_unseen(led) <= 4
             if top >= 0.75 and (running_out or k.is_master(choice)):
                 return choice
             return self.lowest()
-        # Void in the led suit: cut with the cheapest trump. Measured against cutting only
-        # when the cut is likely to hold: +0.05 points per board (docs/benchmarks.md).
+        # Void in the led suit. A low card that is not a master is left to partner (who is
+        # likely to beat it) while there is a side card to discard; otherwise cut with the
+        # cheapest trump (measured against cutting only when the cut is likely to hold: +0.05
+        # points per board, docs/benchmarks.md).
+        side = [c for c in self.cards if c.suit is not self.trump]
+        if side and led_card.rank < Rank.JACK and not k.is_master(led_card):
+            return self.lowest(side)
         return min(winners, key=lambda c: c.rank)
 
     def _no_trump_if_possible(self) -> list[Card]:
@@ -317,13 +322,12 @@ class _Play:
         hakem_side = k.hakem is not None and k.hakem.team == self.me.team
         top = max(trumps, key=lambda c: c.rank)
         long_side = len(trumps) >= out or (hakem_side and len(trumps) >= 4)
-        if k.is_master(top) and (long_side or len(trumps) >= 3):
+        if not long_side:
+            return None
+        if k.is_master(top):
             return top
-        if long_side:
-            if k.higher_unseen(top).bit_count() == 1 and len(trumps) >= 4:
-                return top  # force out the one higher trump
-            if len(trumps) >= out + 2:
-                return min(trumps, key=lambda c: c.rank)  # low trumps still pull theirs
+        if len(trumps) >= out + 2:
+            return min(trumps, key=lambda c: c.rank)  # low trumps still pull theirs
         return None
 
     def _cash_master(self, side: list[Card]) -> Card | None:

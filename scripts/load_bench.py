@@ -216,7 +216,9 @@ async def drive(
             await asyncio.sleep(0.25)
     await asyncio.sleep(max(0.0, start_at - time.time()))
     stats.measuring = True
+    cpu = time.process_time()
     await asyncio.sleep(args.seconds)
+    cpu = time.process_time() - cpu
     stats.measuring = False
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
@@ -225,6 +227,7 @@ async def drive(
         "moves": stats.moves,
         "errors": stats.errors,
         "failed": sum(isinstance(d, BaseException) for d in done),
+        "cpu_percent": 100 * cpu / args.seconds,
     }
 
 
@@ -297,6 +300,7 @@ async def run_level(
         "human_moves": len(lat),
         "moves_per_s": round(moves / elapsed, 1),
         "server_latency": metrics["latency"],
+        "server_gc": metrics.get("gc"),
         "client_p50_ms": q(0.50),
         "client_p90_ms": q(0.90),
         "client_p99_ms": q(0.99),
@@ -304,6 +308,7 @@ async def run_level(
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "server_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 2),
         "server_rss_mib": round(rss / 1024, 1),
+        "client_cpu_percent": [round(r["cpu_percent"], 1) for r in results],
         "kib_per_table": round((rss - base) / tables, 1),
         "errors": errors,
         "failed_tables": sum(r["failed"] for r in results),

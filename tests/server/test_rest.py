@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import httpx
@@ -120,3 +121,14 @@ async def test_the_web_client_is_served_at_the_root(tmp_path: Path) -> None:
         (web / "index.html").write_text("<h1>حکم</h1>", encoding="utf-8")
         page = await http.get("/")
         assert page.status_code == 200 and "حکم" in page.text
+
+
+async def test_metrics_report_garbage_collector_pauses(server: str) -> None:
+    """The server times every collection of its process; a full collection shows in gen2."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        before = (await http.get("/api/metrics")).json()["gc"]["gen2"]["count"]
+        gc.collect()  # the test and the server share this process
+        after = (await http.get("/api/metrics")).json()["gc"]
+    assert after["gen2"]["count"] >= before + 1
+    assert after["gen2"]["max_ms"] > 0
+    assert set(after) == {"gen0", "gen1", "gen2"}

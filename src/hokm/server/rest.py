@@ -345,7 +345,8 @@ async def get_phrases(request: Request) -> Response:
 
 
 async def get_metrics(request: Request) -> Response:
-    """Rooms, connections and move-to-broadcast latency (samples newer than ``since``)."""
+    """Rooms, connections, move-to-broadcast latency and garbage-collector pauses (samples
+    newer than ``since``)."""
     rooms = _state(request).rooms
     try:
         since = float(request.query_params.get("since", "0"))
@@ -358,6 +359,7 @@ async def get_metrics(request: Request) -> Response:
             "playing": sum(a.table.status == "playing" for a in actors),
             "connections": sum(len(a.conns) for a in actors),
             "latency": rooms.metrics.summary(since),
+            "gc": rooms.gc_pauses.summary(since),
         }
     )
 

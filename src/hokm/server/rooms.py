@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import hashlib
 import hmac
 import logging
@@ -661,6 +662,50 @@ class Metrics:
         }
 
 
+class GcPauses:
+    """Garbage-collector pauses of this process (every table waits while one runs), for
+    ``/api/metrics``: installed as a ``gc.callbacks`` hook while the server runs.
+
+    >>> pauses = GcPauses()
+    >>> pauses.install()
+    >>> import gc; _ = gc.collect()
+    >>> pauses.uninstall()
+    >>> pauses.summary()["gen2"]["count"] >= 1
+    True
+    """
+
+    def __init__(self, keep: int = 100_000) -> None:
+        self.samples: deque[tuple[float, int, float]] = deque(maxlen=keep)
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.samples.append(
+                (time.time(), info["generation"], time.perf_counter() - self._started)
+            )
+
+    def install(self) -> None:
+        if self not in gc.callbacks:
+            gc.callbacks.append(self)
+
+    def uninstall(self) -> None:
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)
+
+    def summary(self, since: float = 0.0) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for gen in (0, 1, 2):
+            values = [s for at, g, s in self.samples if g == gen and at >= since]
+            out[f"gen{gen}"] = {
+                "count": len(values),
+                "total_ms": round(1000 * sum(values), 1),
+                "max_ms": round(1000 * max(values), 2) if values else 0.0,
+            }
+        return out
+
+
 class RoomManager:
     """Every room of this server process, loaded on demand."""
 
@@ -669,6 +714,7 @@ class RoomManager:
         self.settings = settings
         self.actors: dict[str, RoomActor] = {}
         self.metrics = Metrics()
+        self.gc_pauses = GcPauses()
         # Called once a game ended and was stored: ``await listener(actor, result, game_id)``
         # (the accounts code records points and ratings here).
         self.game_listeners: list[GameListener] = []
@@ -680,6 +726,7 @@ class RoomManager:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
+        self.gc_pauses.install()
         workers = self.settings.bot_workers
         if workers > 0:
             import multiprocessing
@@ -713,6 +760,7 @@ class RoomManager:
     async def shutdown(self) -> None:
         """Stop every actor (each stores a final snapshot) and the bot workers."""
         self._stopping = True
+        self.gc_pauses.uninstall()
         if self._sweeper is not None:
             self._sweeper.cancel()
         await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))

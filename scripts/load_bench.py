@@ -254,7 +254,10 @@ def client_process(
         str(args.think[1]),
         *(["--no-batch"] if args.no_batch else []),
     ]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    nice = args.client_nice
+    return subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, text=True, preexec_fn=(lambda: os.nice(nice)) if nice else None
+    )
 
 
 async def run_level(
@@ -295,6 +298,7 @@ async def run_level(
     return {
         "tables": tables,
         "client_processes": args.procs,
+        "client_nice": args.client_nice,
         "batch": not args.no_batch,
         "seconds": round(elapsed, 1),
         "human_moves": len(lat),
@@ -351,6 +355,13 @@ if __name__ == "__main__":
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument(
         "--no-batch", action="store_true", help="one WebSocket message per frame (no hello.batch)"
+    )
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="run the client processes at this niceness (they stand for remote machines; on "
+        "loopback they otherwise take the CPU from the server each time a frame wakes them)",
     )
     parser.add_argument("--client-of", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)

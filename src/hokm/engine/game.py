@@ -91,7 +91,6 @@ _TRUMP = Phase.TRUMP
 _PLAY = Phase.PLAY
 _BAM = Phase.BAM
 _GAME_OVER = Phase.GAME_OVER
-_NOTHING_HELD: Any = (((), (), (), ()),) * 4  # holdings before a deal: immutable
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +129,6 @@ class HandResult:
 # Frozen dataclasses build slowly (each field goes through object.__setattr__). The hot paths
 # build them as plain objects with the same slots and then give them their class (see
 # hokm.engine.frozen): same objects, a fraction of the cost.
-_UnfrozenTrick = unfrozen(Trick)
 _UnfrozenTrickWon = unfrozen(TrickWon)
 _UnfrozenHandResult = unfrozen(HandResult)
 _UnfrozenHandEnded = unfrozen(HandEnded)
@@ -165,13 +163,57 @@ def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit
     return _SEATS[(leader + best) & 3]
 
 
+class _Holding:
+    """What one seat holds during a hand: its cards per suit (index S, H, D, C) in deal order,
+    and in parallel the seat's interned Play actions (its legal actions are slices of these).
+    The four holdings of a hand are linked in playing order, so the hot path of a play needs
+    no lookup by seat."""
+
+    __slots__ = ("cards", "next", "play_of", "played_of", "plays", "seat", "team")
+
+    seat: Seat
+    team: int
+    cards: list[list[Card]]
+    plays: list[list[Play]]
+    play_of: tuple[Play, ...]  # the seat's interned Play actions, by card index
+    played_of: tuple[CardPlayed, ...]  # the seat's interned CardPlayed events, by card index
+    next: _Holding
+
+
+def _new_holdings() -> list[_Holding]:
+    """Four empty holdings, linked in playing order."""
+    holds = []
+    for seat in _SEATS:
+        hold = _Holding()
+        hold.seat = seat
+        hold.team = seat & 1
+        hold.cards = [[], [], [], []]
+        hold.plays = [[], [], [], []]
+        hold.play_of = _PLAYS[seat]
+        hold.played_of = _CARD_PLAYED[seat]
+        holds.append(hold)
+    h0, h1, h2, h3 = holds
+    h0.next, h1.next, h2.next, h3.next = h1, h2, h3, h0
+    return holds
+
+
+# Before a deal nobody holds anything: four holdings with empty tuples (never changed: a deal
+# replaces them).
+_NOBODY_HOLDS: list[_Holding] = _new_holdings()
+for _empty in _NOBODY_HOLDS:
+    _empty.cards = _empty.plays = ((), (), (), ())  # type: ignore[assignment]
+del _empty
+
+
 class Game:
     """One game of Hokm. See the module docstring for an example."""
 
     __slots__ = (
-        "_cards",
-        "_held",
+        "_holds",
         "_led",
+        "_mover",
+        "_tricks",
+        "_won",
         "ace_draw",
         "bam_decision",
         "bam_team",
@@ -191,7 +233,6 @@ class Game:
         "score",
         "to_move",
         "trick",
-        "tricks",
         "tricks_won",
         "trump",
         "winner_team",
@@ -236,16 +277,17 @@ class Game:
     def _reset_hand(self) -> None:
         self.phase = _DEAL
         self.deal: Deal | None = None
-        # What each seat holds, per suit (index S, H, D, C) in deal order: the cards, and in
-        # parallel the interned Play actions of that seat (legal actions are slices of these).
-        self._cards: list[list[list[Card]]] = _NOTHING_HELD  # replaced (not changed) by a deal
-        self._held: list[list[list[Play]]] = _NOTHING_HELD
+        # What each seat holds (replaced, not changed, by a deal), and the holding of the
+        # seat to move (in phase play: self._mover.seat is self.to_move).
+        self._holds = _NOBODY_HOLDS
+        self._mover = _NOBODY_HOLDS[0]
         self.trump: Suit | None = None
         self.leader: Seat | None = None
         self.to_move: Seat | None = None
         self.trick: list[Card] = []
         self._led = -1  # suit index of the current trick's first card; -1 before it
-        self.tricks: list[Trick] = []
+        self._won: list[TrickWon] = []  # this hand's TrickWon events, one per trick
+        self._tricks: list[Trick] = []  # the same tricks as Trick, built when asked for
         self.tricks_won = [0, 0]
         self.plays: list[Card] = []
         self.bam_team: int | None = None
@@ -277,18 +319,26 @@ class Game:
 
     def hand_of(self, seat: Seat | int) -> list[Card]:
         """The cards ``seat`` holds now (five while trump is being chosen)."""
-        a, b, c, d = self._cards[seat]
+        a, b, c, d = self._holds[seat].cards
         return [*a, *b, *c, *d]
 
     def hand_size(self, seat: Seat | int) -> int:
         """How many cards ``seat`` holds now (public: everyone can count them)."""
-        a, b, c, d = self._cards[seat]
+        a, b, c, d = self._holds[seat].cards
         return len(a) + len(b) + len(c) + len(d)
 
     @property
     def holdings(self) -> list[list[list[Card]]]:
         """The cards of each seat per suit (S, H, D, C), in deal order."""
-        return [[list(suit) for suit in seat] for seat in self._cards]
+        return [[list(suit) for suit in hold.cards] for hold in self._holds]
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The completed tricks of this hand."""
+        tricks = self._tricks
+        for event in self._won[len(tricks) :]:
+            tricks.append(Trick(event.leader, event.cards, event.winner))
+        return tricks
 
     @property
     def hands(self) -> list[list[Card]]:
@@ -297,8 +347,10 @@ class Game:
 
     def _hold(self, hands: tuple[tuple[Card, ...], ...]) -> None:
         """Add dealt cards to what each seat holds."""
-        everything = zip(self._cards, self._held, _PLAYS, hands, strict=True)
-        for by_suit, plays_by_suit, plays, cards in everything:
+        for hold, cards in zip(self._holds, hands, strict=True):
+            by_suit = hold.cards
+            plays_by_suit = hold.plays
+            plays = hold.play_of
             for card in cards:
                 suit = card.suit_index
                 by_suit[suit].append(card)
@@ -317,10 +369,10 @@ class Game:
         """The cards ``seat`` (default: the seat to move) may play now; empty if none."""
         if self.phase is not _PLAY:
             return []
-        mover = self.to_move
-        if seat is not None and seat != mover:
+        hold = self._mover
+        if seat is not None and seat != hold.seat:
             return []
-        by_suit = self._cards[mover]  # type: ignore[index]
+        by_suit = hold.cards
         if self._led >= 0:
             follow = by_suit[self._led]
             if follow:
@@ -331,15 +383,15 @@ class Game:
         """Every legal action of ``seat`` (default: the seat to move). Chance is not listed."""
         phase = self.phase
         if phase is _PLAY:
-            mover = self.to_move
-            if mover is None or (seat is not None and seat != mover):
+            hold = self._mover
+            if seat is not None and seat != hold.seat:
                 return []
-            by_suit = self._held[mover]
+            by_suit = hold.plays
             led = self._led
             if led >= 0:
                 follow = by_suit[led]
                 if follow:
-                    return follow[:]  # type: ignore[return-value]  # list[Play] is list[Action]
+                    return follow.copy()  # type: ignore[return-value]  # list[Play] is list[Action]
             return [*by_suit[0], *by_suit[1], *by_suit[2], *by_suit[3]]
         if phase is _TRUMP:
             hakem = self.hakem
@@ -392,29 +444,32 @@ class Game:
             # The hot path of every playout: check and apply a play in one pass.
             seat = action.seat
             card = action.card
-            if self.phase is not _PLAY or seat != self.to_move:
-                self._check_play(action)  # raises the precise error
+            hold = self._mover
+            if self.phase is not _PLAY or seat is not hold.seat:
+                self._check_play(action)  # raises the precise error (or passes: seat == int)
             suit = card.suit_index
-            by_suit = self._cards[seat]
+            by_suit = hold.cards
             same_suit = by_suit[suit]
             try:
                 position = same_suit.index(card)  # cards compare by identity: a quick search
             except ValueError:
                 position = -1
             led = self._led
-            if position < 0 or (led >= 0 and suit != led and by_suit[led]):
+            if position < 0 or (suit != led and led >= 0 and by_suit[led]):
                 self._check_play(action)  # raises the precise error
             del same_suit[position]
-            del self._held[seat][suit][position]
+            del hold.plays[suit][position]
             trick = self.trick
             trick.append(card)
             self.plays.append(card)
             self.history.append(action)
-            played = _CARD_PLAYED[seat][card.index]
+            played = hold.played_of[card.index]
             if len(trick) < 4:
                 if led < 0:
                     self._led = suit
-                self.to_move = _SEATS[(seat + 1) & 3]
+                hold = hold.next
+                self._mover = hold
+                self.to_move = hold.seat
                 self.events.append(played)
                 return [played]
             return self._finish_trick(played)
@@ -498,7 +553,7 @@ class Game:
         if seat != self.to_move:
             raise NotYourTurnError(f"not seat {int(seat)}'s turn: seat {self.to_move} is to play")
         card = action.card
-        by_suit = self._cards[seat]
+        by_suit = self._holds[seat].cards
         if card not in by_suit[card.suit_index]:
             raise IllegalActionError(f"seat {int(seat)} does not hold {card}")
         if self.trick:
@@ -523,8 +578,8 @@ class Game:
         self.deal = deal
         h0, h1, h2, h3 = deal.hands
         first = (h0[:5], h1[:5], h2[:5], h3[:5])
-        self._cards = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
-        self._held = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
+        holds = self._holds = _new_holdings()
+        self._mover = holds[hakem]
         self._hold(first)
         self.phase = _TRUMP
         self.to_move = hakem
@@ -553,10 +608,11 @@ class Game:
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
             for seat in _SEATS:
-                if not self._cards[seat][action.suit.ordinal]:
+                if not self._holds[seat].cards[action.suit.ordinal]:
                     return events + self._do_redeal("no_trump", seat)
         self.phase = _PLAY
         self.leader = self.to_move = self.hakem
+        self._mover = self._holds[self.hakem]  # type: ignore[index]
         return events
 
     def _do_redeal(self, reason: str, seat: Seat) -> list[Event]:
@@ -569,10 +625,10 @@ class Game:
     def _finish_trick(self, played: CardPlayed) -> list[Event]:
         leader = self.leader
         assert leader is not None
-        cards = tuple(self.trick)
+        c0, c1, c2, c3 = self.trick
+        cards = (c0, c1, c2, c3)
         # The trick winner (as trick_winner, unrolled): within a suit, card index order is
         # rank order, so plain integers are compared.
-        c0, c1, c2, c3 = cards
         trump = self.trump
         best, b_suit, b_index = 0, c0.suit, c0.index
         if c1.suit is b_suit:
@@ -590,30 +646,29 @@ class Game:
                 best = 3
         elif c3.suit is trump:
             best = 3
-        winner = _SEATS[(leader + best) & 3]
-        tricks = self.tricks
-        # The Trick and its TrickWon, built unfrozen (see above).
-        done = _UnfrozenTrick()
-        done.leader = leader
-        done.cards = cards
-        done.winner = winner
-        done.__class__ = Trick
-        tricks.append(done)
-        team = winner & 1
+        hold = self._holds[(leader + best) & 3]
+        winner = hold.seat
+        team = hold.team
         won = self.tricks_won
         won[team] += 1
         taken = won[team]
+        # The TrickWon event, built unfrozen (see above); the Trick is built when asked for.
+        done = self._won
         event = _UnfrozenTrickWon()
-        event.trick = len(tricks) - 1
+        event.trick = len(done)
         event.leader = leader
         event.cards = cards
         event.winner = winner
         event.tricks = (won[0], won[1])
         event.__class__ = TrickWon
-        self.events += (played, event)
+        done.append(event)
+        events = self.events
+        events.append(played)
+        events.append(event)
         self.trick = []
         self._led = -1
         self.leader = self.to_move = winner
+        self._mover = hold
         if self.bam_decision:
             assert self.bam_team is not None
             if team != self.bam_team:
@@ -688,7 +743,7 @@ class Game:
         done.deal = self.deal
         done.plays = tuple(self.plays)
         done.bam = self.bam_decision
-        done.trick_winners = tuple([t.winner for t in self.tricks])
+        done.trick_winners = tuple([event.winner for event in self._won])
         done.tricks = tricks
         done.result = result
         done.winner_team = winner_team

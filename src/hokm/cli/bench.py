@@ -92,7 +92,7 @@ def random_hands(count: int, *, rules: RuleSet | None = None, seed: str = "bench
     applied with ``Game.apply``, until the hand is scored. Returns ``count``.
     """
     rules = rules if rules is not None else RuleSet()
-    rand = random.Random(seed).random
+    bits = random.Random(seed).getrandbits  # bits(32) % n: a random index (bias below 2**-28)
     seats = tuple(Seat)
     for i in range(count):
         hakem = seats[i & 3]
@@ -101,7 +101,7 @@ def random_hands(count: int, *, rules: RuleSet | None = None, seed: str = "bench
         while game.hand_number == 0:
             actions = game.legal_actions()
             if actions:
-                game.apply(actions[int(rand() * len(actions))])
+                game.apply(actions[bits(32) % len(actions)])
             elif game.phase is Phase.DEAL:
                 game.apply(Deal.from_seed(f"{seed}:{i}:{deals}", hakem))
                 deals += 1
@@ -115,7 +115,7 @@ def random_games(count: int, *, rules: RuleSet | None = None, seed: str = "bench
     complete; return the number of hands. As :func:`random_hands`, but the hands follow each
     other in games (the hakem rotates, scores add up), as at a table."""
     rules = rules if rules is not None else RuleSet()
-    rand = random.Random(seed).random
+    bits = random.Random(seed).getrandbits
     seats = tuple(Seat)
     hands = deals = 0
     while hands < count:
@@ -123,7 +123,7 @@ def random_games(count: int, *, rules: RuleSet | None = None, seed: str = "bench
         while True:
             actions = game.legal_actions()
             if actions:
-                game.apply(actions[int(rand() * len(actions))])
+                game.apply(actions[bits(32) % len(actions)])
             elif game.phase is Phase.DEAL:
                 game.apply(Deal.from_seed(f"{seed}:{deals}", game.hakem or 0))
                 deals += 1

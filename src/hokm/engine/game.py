@@ -91,6 +91,7 @@ _TRUMP = Phase.TRUMP
 _PLAY = Phase.PLAY
 _BAM = Phase.BAM
 _GAME_OVER = Phase.GAME_OVER
+_NOTHING_HELD: Any = (((), (), (), ()),) * 4  # holdings before a deal: immutable
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,55 +164,46 @@ def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit
     return _SEATS[(leader + best) & 3]
 
 
-class _Holding:
-    """What one seat holds during a hand: its cards per suit (index S, H, D, C) in deal order,
-    and in parallel the seat's interned Play actions (its legal actions are slices of these).
-    The four holdings of a hand are linked in playing order, so the hot path of a play needs
-    no lookup by seat."""
+class _SeatFacts:
+    """A seat's fixed facts for the hot path of a play (module constants, one per seat),
+    linked in playing order, so a play needs no lookup by seat."""
 
-    __slots__ = ("cards", "next", "play_of", "played_of", "plays", "seat", "team")
+    __slots__ = ("index", "next", "play_of", "played_of", "seat", "team")
 
     seat: Seat
+    index: int  # int(seat), a plain int: lists index quicker by it than by the enum member
     team: int
-    cards: list[list[Card]]
-    plays: list[list[Play]]
     play_of: tuple[Play, ...]  # the seat's interned Play actions, by card index
     played_of: tuple[CardPlayed, ...]  # the seat's interned CardPlayed events, by card index
-    next: _Holding
+    next: _SeatFacts
 
 
-def _new_holdings() -> list[_Holding]:
-    """Four empty holdings, linked in playing order."""
-    holds = []
+def _seat_facts() -> tuple[_SeatFacts, ...]:
+    facts = []
     for seat in _SEATS:
-        hold = _Holding()
-        hold.seat = seat
-        hold.team = seat & 1
-        hold.cards = [[], [], [], []]
-        hold.plays = [[], [], [], []]
-        hold.play_of = _PLAYS[seat]
-        hold.played_of = _CARD_PLAYED[seat]
-        holds.append(hold)
-    h0, h1, h2, h3 = holds
-    h0.next, h1.next, h2.next, h3.next = h1, h2, h3, h0
-    return holds
+        fact = _SeatFacts()
+        fact.seat = seat
+        fact.index = int(seat)
+        fact.team = seat & 1
+        fact.play_of = _PLAYS[seat]
+        fact.played_of = _CARD_PLAYED[seat]
+        facts.append(fact)
+    for fact in facts:
+        fact.next = facts[(fact.index + 1) & 3]
+    return tuple(facts)
 
 
-# Before a deal nobody holds anything: four holdings with empty tuples (never changed: a deal
-# replaces them).
-_NOBODY_HOLDS: list[_Holding] = _new_holdings()
-for _empty in _NOBODY_HOLDS:
-    _empty.cards = _empty.plays = ((), (), (), ())  # type: ignore[assignment]
-del _empty
+_FACTS = _seat_facts()
 
 
 class Game:
     """One game of Hokm. See the module docstring for an example."""
 
     __slots__ = (
-        "_holds",
+        "_cards",
         "_led",
         "_mover",
+        "_plays",
         "_tricks",
         "_won",
         "ace_draw",
@@ -277,10 +269,11 @@ class Game:
     def _reset_hand(self) -> None:
         self.phase = _DEAL
         self.deal: Deal | None = None
-        # What each seat holds (replaced, not changed, by a deal), and the holding of the
-        # seat to move (in phase play: self._mover.seat is self.to_move).
-        self._holds = _NOBODY_HOLDS
-        self._mover = _NOBODY_HOLDS[0]
+        # What each seat holds, per suit (index S, H, D, C) in deal order: the cards, and in
+        # parallel the interned Play actions of that seat (legal actions are slices of these).
+        self._cards: list[list[list[Card]]] = _NOTHING_HELD  # replaced (not changed) by a deal
+        self._plays: list[list[list[Play]]] = _NOTHING_HELD
+        self._mover = _FACTS[0]  # in phase play, the seat to move: self._mover.seat is to_move
         self.trump: Suit | None = None
         self.leader: Seat | None = None
         self.to_move: Seat | None = None
@@ -319,18 +312,18 @@ class Game:
 
     def hand_of(self, seat: Seat | int) -> list[Card]:
         """The cards ``seat`` holds now (five while trump is being chosen)."""
-        a, b, c, d = self._holds[seat].cards
+        a, b, c, d = self._cards[seat]
         return [*a, *b, *c, *d]
 
     def hand_size(self, seat: Seat | int) -> int:
         """How many cards ``seat`` holds now (public: everyone can count them)."""
-        a, b, c, d = self._holds[seat].cards
+        a, b, c, d = self._cards[seat]
         return len(a) + len(b) + len(c) + len(d)
 
     @property
     def holdings(self) -> list[list[list[Card]]]:
         """The cards of each seat per suit (S, H, D, C), in deal order."""
-        return [[list(suit) for suit in hold.cards] for hold in self._holds]
+        return [[list(suit) for suit in seat] for seat in self._cards]
 
     @property
     def tricks(self) -> list[Trick]:
@@ -347,10 +340,8 @@ class Game:
 
     def _hold(self, hands: tuple[tuple[Card, ...], ...]) -> None:
         """Add dealt cards to what each seat holds."""
-        for hold, cards in zip(self._holds, hands, strict=True):
-            by_suit = hold.cards
-            plays_by_suit = hold.plays
-            plays = hold.play_of
+        everything = zip(self._cards, self._plays, _PLAYS, hands, strict=True)
+        for by_suit, plays_by_suit, plays, cards in everything:
             for card in cards:
                 suit = card.suit_index
                 by_suit[suit].append(card)
@@ -369,10 +360,10 @@ class Game:
         """The cards ``seat`` (default: the seat to move) may play now; empty if none."""
         if self.phase is not _PLAY:
             return []
-        hold = self._mover
-        if seat is not None and seat != hold.seat:
+        mover = self._mover
+        if seat is not None and seat != mover.seat:
             return []
-        by_suit = hold.cards
+        by_suit = self._cards[mover.index]
         if self._led >= 0:
             follow = by_suit[self._led]
             if follow:
@@ -383,10 +374,10 @@ class Game:
         """Every legal action of ``seat`` (default: the seat to move). Chance is not listed."""
         phase = self.phase
         if phase is _PLAY:
-            hold = self._mover
-            if seat is not None and seat != hold.seat:
+            mover = self._mover
+            if seat is not None and seat != mover.seat:
                 return []
-            by_suit = hold.plays
+            by_suit = self._plays[mover.index]
             led = self._led
             if led >= 0:
                 follow = by_suit[led]
@@ -444,11 +435,12 @@ class Game:
             # The hot path of every playout: check and apply a play in one pass.
             seat = action.seat
             card = action.card
-            hold = self._mover
-            if self.phase is not _PLAY or seat is not hold.seat:
+            mover = self._mover
+            if self.phase is not _PLAY or seat is not mover.seat:
                 self._check_play(action)  # raises the precise error (or passes: seat == int)
             suit = card.suit_index
-            by_suit = hold.cards
+            index = mover.index
+            by_suit = self._cards[index]
             same_suit = by_suit[suit]
             try:
                 position = same_suit.index(card)  # cards compare by identity: a quick search
@@ -458,18 +450,18 @@ class Game:
             if position < 0 or (suit != led and led >= 0 and by_suit[led]):
                 self._check_play(action)  # raises the precise error
             del same_suit[position]
-            del hold.plays[suit][position]
+            del self._plays[index][suit][position]
             trick = self.trick
             trick.append(card)
             self.plays.append(card)
             self.history.append(action)
-            played = hold.played_of[card.index]
+            played = mover.played_of[card.index]
             if len(trick) < 4:
                 if led < 0:
                     self._led = suit
-                hold = hold.next
-                self._mover = hold
-                self.to_move = hold.seat
+                mover = mover.next
+                self._mover = mover
+                self.to_move = mover.seat
                 self.events.append(played)
                 return [played]
             return self._finish_trick(played)
@@ -553,7 +545,7 @@ class Game:
         if seat != self.to_move:
             raise NotYourTurnError(f"not seat {int(seat)}'s turn: seat {self.to_move} is to play")
         card = action.card
-        by_suit = self._holds[seat].cards
+        by_suit = self._cards[seat]
         if card not in by_suit[card.suit_index]:
             raise IllegalActionError(f"seat {int(seat)} does not hold {card}")
         if self.trick:
@@ -578,8 +570,9 @@ class Game:
         self.deal = deal
         h0, h1, h2, h3 = deal.hands
         first = (h0[:5], h1[:5], h2[:5], h3[:5])
-        holds = self._holds = _new_holdings()
-        self._mover = holds[hakem]
+        self._cards = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
+        self._plays = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
+        self._mover = _FACTS[hakem]
         self._hold(first)
         self.phase = _TRUMP
         self.to_move = hakem
@@ -608,11 +601,11 @@ class Game:
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
             for seat in _SEATS:
-                if not self._holds[seat].cards[action.suit.ordinal]:
+                if not self._cards[seat][action.suit.ordinal]:
                     return events + self._do_redeal("no_trump", seat)
         self.phase = _PLAY
         self.leader = self.to_move = self.hakem
-        self._mover = self._holds[self.hakem]  # type: ignore[index]
+        self._mover = _FACTS[self.hakem]  # type: ignore[index]
         return events
 
     def _do_redeal(self, reason: str, seat: Seat) -> list[Event]:
@@ -646,9 +639,9 @@ class Game:
                 best = 3
         elif c3.suit is trump:
             best = 3
-        hold = self._holds[(leader + best) & 3]
-        winner = hold.seat
-        team = hold.team
+        mover = _FACTS[(leader + best) & 3]
+        winner = mover.seat
+        team = mover.team
         won = self.tricks_won
         won[team] += 1
         taken = won[team]
@@ -668,7 +661,7 @@ class Game:
         self.trick = []
         self._led = -1
         self.leader = self.to_move = winner
-        self._mover = hold
+        self._mover = mover
         if self.bam_decision:
             assert self.bam_team is not None
             if team != self.bam_team:

@@ -203,6 +203,7 @@ class Game:
         "_cards",
         "_led",
         "_mover",
+        "_played",
         "_plays",
         "_tricks",
         "_won",
@@ -220,7 +221,6 @@ class Game:
         "initial_hakem_method",
         "leader",
         "phase",
-        "plays",
         "rules",
         "score",
         "to_move",
@@ -282,7 +282,7 @@ class Game:
         self._won: list[TrickWon] = []  # this hand's TrickWon events, one per trick
         self._tricks: list[Trick] = []  # the same tricks as Trick, built when asked for
         self.tricks_won = [0, 0]
-        self.plays: list[Card] = []
+        self._played: list[Card] = []  # the cards of this hand's completed tricks
         self.bam_team: int | None = None
         self.bam_decision: bool | None = None
 
@@ -324,6 +324,11 @@ class Game:
     def holdings(self) -> list[list[list[Card]]]:
         """The cards of each seat per suit (S, H, D, C), in deal order."""
         return [[list(suit) for suit in seat] for seat in self._cards]
+
+    @property
+    def plays(self) -> list[Card]:
+        """The cards played this hand, in order."""
+        return [*self._played, *self.trick]
 
     @property
     def tricks(self) -> list[Trick]:
@@ -453,7 +458,6 @@ class Game:
             del self._plays[index][suit][position]
             trick = self.trick
             trick.append(card)
-            self.plays.append(card)
             self.history.append(action)
             played = mover.played_of[card.index]
             if len(trick) < 4:
@@ -620,6 +624,7 @@ class Game:
         assert leader is not None
         c0, c1, c2, c3 = self.trick
         cards = (c0, c1, c2, c3)
+        self._played += cards
         # The trick winner (as trick_winner, unrolled): within a suit, card index order is
         # rank order, so plain integers are compared.
         trump = self.trump
@@ -734,7 +739,7 @@ class Game:
         done.hakem = hakem
         done.trump = self.trump
         done.deal = self.deal
-        done.plays = tuple(self.plays)
+        done.plays = tuple(self._played)  # a hand ends with a trick
         done.bam = self.bam_decision
         done.trick_winners = tuple([event.winner for event in self._won])
         done.tricks = tricks

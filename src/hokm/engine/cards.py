@@ -248,9 +248,17 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 def sort_hand(cards: Iterable[Card], trump: Suit | None = None) -> list[Card]:
     """Sort by suit (trump first when known), then rank high to low, as players hold cards."""
+    keys = _SORT_KEYS[trump]
+    return sorted(cards, key=lambda card: keys[card.index])
 
-    def key(card: Card) -> tuple[int, int]:
+
+def _sort_keys(trump: Suit | None) -> tuple[int, ...]:
+    """Each card's place in a sorted hand (by card index): suit (trump first), then rank."""
+    keys = []
+    for card in ALL_CARDS:
         suit_order = -1 if card.suit is trump else card.suit.ordinal
-        return (suit_order, -card.rank)
+        keys.append((suit_order + 1) * 16 + (Rank.ACE - card.rank))
+    return tuple(keys)
 
-    return sorted(cards, key=key)
+
+_SORT_KEYS = {trump: _sort_keys(trump) for trump in (None, *Suit)}

@@ -200,7 +200,7 @@ class Game:
     """One game of Hokm. See the module docstring for an example."""
 
     __slots__ = (
-        "_cards",
+        "_held",
         "_led",
         "_mover",
         "_played",
@@ -269,9 +269,11 @@ class Game:
     def _reset_hand(self) -> None:
         self.phase = _DEAL
         self.deal: Deal | None = None
-        # What each seat holds, per suit (index S, H, D, C) in deal order: the cards, and in
-        # parallel the interned Play actions of that seat (legal actions are slices of these).
-        self._cards: list[list[list[Card]]] = _NOTHING_HELD  # replaced (not changed) by a deal
+        # What each seat holds, per suit (index S, H, D, C) in deal order: the card indexes, and
+        # in parallel the interned Play actions of that seat (legal actions are slices of
+        # these). Indexes, not cards: list.index compares ints in C, while a Card comparison
+        # goes through Python (Card defines __lt__), about a microsecond each.
+        self._held: list[list[list[int]]] = _NOTHING_HELD  # replaced (not changed) by a deal
         self._plays: list[list[list[Play]]] = _NOTHING_HELD
         self._mover = _FACTS[0]  # in phase play, the seat to move: self._mover.seat is to_move
         self.trump: Suit | None = None
@@ -312,18 +314,18 @@ class Game:
 
     def hand_of(self, seat: Seat | int) -> list[Card]:
         """The cards ``seat`` holds now (five while trump is being chosen)."""
-        a, b, c, d = self._cards[seat]
-        return [*a, *b, *c, *d]
+        a, b, c, d = self._held[seat]
+        return [ALL_CARDS[i] for i in (*a, *b, *c, *d)]
 
     def hand_size(self, seat: Seat | int) -> int:
         """How many cards ``seat`` holds now (public: everyone can count them)."""
-        a, b, c, d = self._cards[seat]
+        a, b, c, d = self._held[seat]
         return len(a) + len(b) + len(c) + len(d)
 
     @property
     def holdings(self) -> list[list[list[Card]]]:
         """The cards of each seat per suit (S, H, D, C), in deal order."""
-        return [[list(suit) for suit in seat] for seat in self._cards]
+        return [[[ALL_CARDS[i] for i in suit] for suit in seat] for seat in self._held]
 
     @property
     def plays(self) -> list[Card]:
@@ -345,12 +347,13 @@ class Game:
 
     def _hold(self, hands: tuple[tuple[Card, ...], ...]) -> None:
         """Add dealt cards to what each seat holds."""
-        everything = zip(self._cards, self._plays, _PLAYS, hands, strict=True)
+        everything = zip(self._held, self._plays, _PLAYS, hands, strict=True)
         for by_suit, plays_by_suit, plays, cards in everything:
             for card in cards:
                 suit = card.suit_index
-                by_suit[suit].append(card)
-                plays_by_suit[suit].append(plays[card.index])
+                index = card.index
+                by_suit[suit].append(index)
+                plays_by_suit[suit].append(plays[index])
 
     @property
     def current_trick(self) -> list[tuple[Seat, Card]]:
@@ -368,12 +371,12 @@ class Game:
         mover = self._mover
         if seat is not None and seat != mover.seat:
             return []
-        by_suit = self._cards[mover.index]
+        by_suit = self._held[mover.index]
         if self._led >= 0:
             follow = by_suit[self._led]
             if follow:
-                return follow[:]
-        return [*by_suit[0], *by_suit[1], *by_suit[2], *by_suit[3]]
+                return [ALL_CARDS[i] for i in follow]
+        return [ALL_CARDS[i] for i in (*by_suit[0], *by_suit[1], *by_suit[2], *by_suit[3])]
 
     def legal_actions(self, seat: Seat | int | None = None) -> list[Action]:
         """Every legal action of ``seat`` (default: the seat to move). Chance is not listed."""
@@ -445,10 +448,10 @@ class Game:
                 self._check_play(action)  # raises the precise error (or passes: seat == int)
             suit = card.suit_index
             index = mover.index
-            by_suit = self._cards[index]
+            by_suit = self._held[index]
             same_suit = by_suit[suit]
             try:
-                position = same_suit.index(card)  # cards compare by identity: a quick search
+                position = same_suit.index(card.index)
             except ValueError:
                 position = -1
             led = self._led
@@ -549,15 +552,15 @@ class Game:
         if seat != self.to_move:
             raise NotYourTurnError(f"not seat {int(seat)}'s turn: seat {self.to_move} is to play")
         card = action.card
-        by_suit = self._cards[seat]
-        if card not in by_suit[card.suit_index]:
+        by_suit = self._held[seat]
+        if card.index not in by_suit[card.suit_index]:
             raise IllegalActionError(f"seat {int(seat)} does not hold {card}")
         if self.trick:
             led = self.trick[0].suit_index
             if card.suit_index != led and by_suit[led]:
                 raise IllegalActionError(
                     f"must follow suit {self.trick[0].suit.symbol}: "
-                    f"seat {int(seat)} holds {by_suit[led][0]}"
+                    f"seat {int(seat)} holds {ALL_CARDS[by_suit[led][0]]}"
                 )
 
     def _check_bam(self, action: DecideBam) -> None:
@@ -574,7 +577,7 @@ class Game:
         self.deal = deal
         h0, h1, h2, h3 = deal.hands
         first = (h0[:5], h1[:5], h2[:5], h3[:5])
-        self._cards = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
+        self._held = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
         self._plays = [[[], [], [], []], [[], [], [], []], [[], [], [], []], [[], [], [], []]]
         self._mover = _FACTS[hakem]
         self._hold(first)
@@ -605,7 +608,7 @@ class Game:
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
             for seat in _SEATS:
-                if not self._cards[seat][action.suit.ordinal]:
+                if not self._held[seat][action.suit.ordinal]:
                     return events + self._do_redeal("no_trump", seat)
         self.phase = _PLAY
         self.leader = self.to_move = self.hakem

@@ -401,12 +401,18 @@ class Game:
                 actions.append(RequestRedeal(hakem))
             return actions
         if phase is _BAM:
-            assert self.bam_team is not None
-            seats = [s for s in _SEATS if s.team == self.bam_team]
-            if seat is not None:
-                seats = [s for s in seats if s == seat]
-            return [DecideBam(s, go) for s in seats for go in (True, False)]
+            return self._bam_actions(seat)
         return []
+
+    def _bam_actions(self, seat: Seat | int | None) -> list[Action]:
+        # Not inline in legal_actions: its comprehensions would make self and seat closure
+        # cells there, which every call (every play) would pay for.
+        team = self.bam_team
+        assert team is not None
+        seats = [s for s in _SEATS if s.team == team]
+        if seat is not None:
+            seats = [s for s in seats if s == seat]
+        return [DecideBam(s, go) for s in seats for go in (True, False)]
 
     def _may_redeal_weak_five(self) -> bool:
         if not self.rules.hakem_may_redeal_weak_five or self.hakem is None:

@@ -162,7 +162,8 @@ def view_of(game: Game, seat: Seat | int | None) -> SeatView:
     """The view of ``seat`` (``None``: a spectator, who sees no hidden card)."""
     own = None if seat is None else Seat(seat)
     hand = () if own is None else tuple(sort_hand(game.hand_of(own), game.trump))
-    sizes = [game.hand_size(s) for s in range(4)]
+    hand_size = game.hand_size
+    sizes = (hand_size(0), hand_size(1), hand_size(2), hand_size(3))
     draw = game.ace_draw
     last = game.hand_results[-1] if game.hand_results else None
     legal = () if own is None else tuple(a.to_dict() for a in game.legal_actions(own))
@@ -174,7 +175,7 @@ def view_of(game: Game, seat: Seat | int | None) -> SeatView:
         hakem=game.hakem,
         trump=game.trump,
         hand=hand,
-        hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
+        hand_sizes=sizes,
         leader=game.leader,
         to_move=game.to_move if game.phase in (Phase.PLAY, Phase.TRUMP) else None,
         trick=tuple(game.current_trick),

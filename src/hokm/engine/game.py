@@ -478,6 +478,20 @@ class Game:
                 self.events.append(played)
                 return [played]
             return self._finish_trick(played)
+        # Once a hand each: found by their exact type first (isinstance calls cost more).
+        if type(action) is Deal:
+            self._check_deal(action)
+            events = self._do_deal(action)
+        elif type(action) is ChooseTrump:
+            self._check_trump_phase(action)
+            events = self._do_trump(action)
+        else:
+            events = self._apply_other(action)
+        self.history.append(action)
+        return events
+
+    def _apply_other(self, action: Action) -> list[Event]:
+        """Check and apply an action other than a play (see apply); return its events."""
         if isinstance(action, ChooseTrump):
             self._check_trump_phase(action)
             events = self._do_trump(action)
@@ -499,7 +513,6 @@ class Game:
             events = self._set_first_hakem(action.hakem, "ace_draw", action)
         else:
             raise IllegalActionError(f"unknown action {action!r}")
-        self.history.append(action)
         return events
 
     # Convenience verbs for the seat to move.
@@ -707,7 +720,7 @@ class Game:
 
     def _kot_points(self, winner_team: int) -> tuple[str, int]:
         assert self.hakem is not None
-        if self.hakem.team == winner_team:
+        if self.hakem & 1 == winner_team:
             return "kot", self.rules.kot_points
         return "hakem_kot", self.rules.hakem_kot_points
 
@@ -740,7 +753,8 @@ class Game:
         assert hakem is not None and self.deal is not None and self.trump is not None
         self.score[0] += points[0]
         self.score[1] += points[1]
-        next_hakem = hakem if hakem.team == winner_team else hakem.next
+        # (Seat.team and Seat.next are properties: Python calls; the hot paths avoid them.)
+        next_hakem = hakem if hakem & 1 == winner_team else _SEATS[(hakem + 1) & 3]
         score = (self.score[0], self.score[1])
         tricks = (self.tricks_won[0], self.tricks_won[1])
         done = _UnfrozenHandResult()
@@ -779,7 +793,7 @@ class Game:
             self.phase = _GAME_OVER
             self.winner_team = winner_team
             events.append(GameEnded(winner_team, score))
-        elif max(score) >= target:  # pragma: no cover - only the winner's score rises
+        elif score[1 - winner_team] >= target:  # pragma: no cover - only the winner's rises
             raise AssertionError("score reached the target without a winner")
         self.events.extend(events)
         return events

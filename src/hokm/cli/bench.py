@@ -94,19 +94,20 @@ def random_hands(count: int, *, rules: RuleSet | None = None, seed: str = "bench
     rules = rules if rules is not None else RuleSet()
     bits = random.Random(seed).getrandbits  # bits(32) % n: a random index (bias below 2**-28)
     seats = tuple(Seat)
+    deal_phase = Phase.DEAL
     for i in range(count):
         hakem = seats[i & 3]
         game = Game(rules, hakem=hakem)
         deals = 0
-        while game.hand_number == 0:
+        while True:
             actions = game.legal_actions()
             if actions:
                 game.apply(actions[bits(32) % len(actions)])
-            elif game.phase is Phase.DEAL:
+            elif game.hand_number == 0 and game.phase is deal_phase:
                 game.apply(Deal.from_seed(f"{seed}:{i}:{deals}", hakem))
                 deals += 1
             else:
-                break  # the game is over (a bam won it)
+                break  # the hand is scored (no legal action until the next deal)
     return count
 
 
@@ -117,6 +118,7 @@ def random_games(count: int, *, rules: RuleSet | None = None, seed: str = "bench
     rules = rules if rules is not None else RuleSet()
     bits = random.Random(seed).getrandbits
     seats = tuple(Seat)
+    deal_phase = Phase.DEAL
     hands = deals = 0
     while hands < count:
         game = Game(rules, hakem=seats[hands & 3])
@@ -124,7 +126,7 @@ def random_games(count: int, *, rules: RuleSet | None = None, seed: str = "bench
             actions = game.legal_actions()
             if actions:
                 game.apply(actions[bits(32) % len(actions)])
-            elif game.phase is Phase.DEAL:
+            elif game.phase is deal_phase:
                 game.apply(Deal.from_seed(f"{seed}:{deals}", game.hakem or 0))
                 deals += 1
             else:

@@ -260,3 +260,23 @@ def test_draws_trumps_only_when_our_side_is_long() -> None:
     assert card != Card.parse("KS")  # no forcing lead of the king into the ace
     game = _lead_view("AS 4S 3S 2S 6H 5H 4H 9D 8D 7D 9C 8C 7C")
     assert RuleBot().choose_card(view_of(game, Seat(0))) == Card.parse("AS")
+
+
+def test_at_six_tricks_keeps_its_trumps_for_a_later_trick() -> None:
+    """A real position (arena seed dev-z): seat 2's side has 6 tricks, the hakem's 3, four
+    cards left each. Any one of the last four tricks wins the hand, so seat 2 leads a small
+    spade and keeps J-10 of trump (leading the 10 runs into the hakem's K-Q of trump)."""
+    hands = [
+        "4C 2C AS JS 8S 4S TH 7H 6H 5H 2H QD 8D",
+        "AC KC QC 9C 6C 9S 7S AH QH 8H KD 5D 4D",
+        "JC TC 8C 7C 5C QS 6S 5S 2S 3H JD 3D 2D",
+        "3C KS TS 3S KH JH 9H 4H AD TD 9D 7D 6D",
+    ]
+    plays = (
+        "AH 3H 4H 2H AC 5C 3C 2C KD 2D AD 8D KH 5H 8H 7C 2S KS AS 7S QD 4D 3D 6D "
+        "6H QH 8C 9H QS 3S 4S 9S JD 7D 7H 5D"
+    )
+    game = _game_from(hands, plays, trump=Suit.CLUBS, hakem=1)
+    view = view_of(game, Seat(2))
+    assert view.tricks_won == (6, 3) and not view.trick
+    assert RuleBot().choose_card(view) == Card.parse("5S")

@@ -16,7 +16,8 @@ of who holds what) and then follows the habits of a good player:
 * fourth hand: the cheapest winner, or the least useful card when partner wins;
 * cut with the cheapest trump that wins (over an opponent's cut too), discard from the least
   useful suit;
-* count to 7: when a trick decides the hand, a kot, or a bam, it plays for the trick.
+* count to 7: when losing the trick loses the hand, for a kot or a bam, it plays for the
+  trick (at 6 tricks of its own it plays on normally: any later trick wins too).
 
 :meth:`RuleBot.choose_card` returns the rule card for a view (the search bot falls back to it).
 
@@ -114,10 +115,11 @@ class _Play:
         team = k.seat.team
         ours, theirs = view.tricks_won[team], view.tricks_won[1 - team]
         self.ours, self.theirs = ours, theirs
-        # Count to 7: play for this trick when it decides the hand, a kot or a bam.
+        # Count to 7: play for this trick when losing it loses the hand, for a kot or a bam.
+        # At 6 tricks of our own any later trick wins the hand too: playing for this one
+        # spends the trumps that would win a later one (measured: −0.02 points per board).
         self.urgent = (
-            ours == 6
-            or theirs == 6
+            theirs == 6
             or view.bam_going
             or (theirs == 0 and ours >= 4)
             or (ours == 0 and theirs >= 4)

@@ -397,7 +397,7 @@ class Game:
             if hakem is None or (seat is not None and seat != hakem):
                 return []
             actions: list[Action] = [*_CHOOSE_TRUMP[hakem]]
-            if self._may_redeal_weak_five():
+            if self.rules.hakem_may_redeal_weak_five and self._may_redeal_weak_five():
                 actions.append(RequestRedeal(hakem))
             return actions
         if phase is _BAM:
@@ -559,7 +559,7 @@ class Game:
             raise WrongPhaseError(f"trump is chosen in phase trump, not {self.phase.value}")
         if action.seat != self.hakem:
             raise NotYourTurnError(f"only the hakem (seat {self.hakem}) names trump")
-        if isinstance(action, RequestRedeal) and not self._may_redeal_weak_five():
+        if type(action) is not ChooseTrump and not self._may_redeal_weak_five():
             if not self.rules.hakem_may_redeal_weak_five:
                 raise IllegalActionError("hakem_may_redeal_weak_five is off: no redeal")
             raise IllegalActionError("a redeal needs a first five with no card of rank 10 or more")

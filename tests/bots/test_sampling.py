@@ -102,3 +102,78 @@ def test_the_trump_call_gives_the_hakem_more_trumps() -> None:
         for _ in range(400)
     )
     assert total / 400 > unseen_trumps / 3 + 0.5
+
+
+def _rule_game(seed: str, hakem: Seat) -> Game:
+    from hokm.bots import RuleBot
+    from hokm.engine import Phase
+
+    bots = [RuleBot(seed=f"{seed}{s}") for s in range(4)]
+    game = Game(RuleSet(), hakem=hakem)
+    game.apply(Deal.from_seed(seed, hakem))
+    while game.phase is not Phase.PLAY:
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].act(view_of(game, seat)))
+    return game
+
+
+def test_rule_bot_plays_agree_with_the_rule_policy_in_the_true_deal() -> None:
+    """Four rule bots play; in the real deal the rule policy explains every earlier play
+    (so the evidence never rejects the truth), the quick policy answers like the full one,
+    and sampled worlds mostly fail some play."""
+    from hokm.bots import RuleBot
+    from hokm.bots.sampling import PlayEvidence, ViewPolicy
+    from hokm.bots.search import rule_policy
+
+    rule = RuleBot(seed=0)
+    quick, full = rule_policy(rule), ViewPolicy(rule.choose_card)
+    rng = random.Random(3)
+    wrong = checked = 0
+    for i in range(3):
+        game = _rule_game(f"agree-{i}", Seat(i))
+        while game.hand_number == 0:
+            seat = game.to_move
+            assert seat is not None
+            view = view_of(game, seat)
+            evidence = PlayEvidence(view, quick, plays=12)
+            assert evidence.mismatches([mask_of(h) for h in game.hands])[0] == 0
+            facts = Facts.from_view(view)
+            slow = PlayEvidence(view, full, plays=12)
+            for _ in range(3):
+                world = sample_world(facts, rng)
+                misses = evidence.mismatches(world)
+                assert misses == slow.mismatches(world)
+                wrong += misses[0] > 0
+                checked += 1
+            game.apply(rule.act(view))
+    assert wrong > checked // 2
+
+
+def test_play_evidence_puts_the_unseen_cards_nearer_the_truth() -> None:
+    """Worlds accepted by the play evidence place more unseen cards with their real holder
+    than plain worlds do."""
+    from hokm.bots import RuleBot
+    from hokm.bots.sampling import PlayEvidence
+    from hokm.bots.search import rule_policy
+
+    rule = RuleBot(seed=0)
+    rng = random.Random(4)
+    plain = informed = 0
+    for i in range(8):
+        game = _rule_game(f"nearer-{i}", Seat(i % 4))
+        for _ in range(4 * (3 + i % 5)):
+            game.play(rule.choose_card(view_of(game, game.to_move)))
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat)
+        facts = Facts.from_view(view)
+        truth = [mask_of(h) for h in game.hands]
+        evidence = PlayEvidence(view, rule_policy(rule), plays=12, miss=0.0)
+        for _ in range(20):
+            world = sample_world(facts, rng)
+            plain += sum((world[s] & truth[s]).bit_count() for s in facts.others)
+            while not evidence.test(world, rng)[0]:
+                world = sample_world(facts, rng)
+            informed += sum((world[s] & truth[s]).bit_count() for s in facts.others)
+    assert informed > plain * 1.1

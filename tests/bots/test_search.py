@@ -147,3 +147,32 @@ def test_points_are_capped_by_what_the_game_still_needs() -> None:
     assert [outcome_points(o, view) for o in (2, 1, -1, -2)] == [3.0, 1.0, -1.0, -2.0]
     late = replace(view, score=(6, 5))
     assert [outcome_points(o, late) for o in (2, 1, -1, -2)] == [2.0, 1.0, -1.0, -1.0]
+
+
+def test_worlds_drawn_with_play_evidence_explain_the_plays_and_cost_work() -> None:
+    """A drawn world fits every checked play when possible; each rule-bot question counts
+    as work; ``infer=0`` turns the evidence off."""
+    import random as _random
+
+    from hokm.bots.sampling import Facts, PlayEvidence
+    from hokm.bots.search import CHECK_WORK, _draw, rule_policy
+
+    game = Game(RuleSet(), hakem=Seat(2))
+    game.apply(Deal.from_seed("evidence", Seat(2)))
+    game.choose_trump(Suit.HEARTS)
+    rule = SearchBot(seed=0).rule
+    for _ in range(14):
+        game.play(rule.choose_card(view_of(game, game.to_move)))
+    view = view_of(game, game.to_move)
+    facts = Facts.from_view(view)
+    evidence = PlayEvidence(view, rule_policy(rule), plays=8, miss=0.0)
+    rng = _random.Random(1)
+    for _ in range(5):
+        meter = [0]
+        world = _draw(facts, evidence, rng, 500, meter)
+        misses, calls = evidence.mismatches(world)
+        assert misses == 0 and facts.fits(world)
+        assert meter[0] >= calls * CHECK_WORK > 0
+    plain = SearchBot(seed=4, worlds=6, infer=0)
+    assert game.can(plain.act(view))
+    assert plain.last is not None and plain.last.worlds == 6

@@ -7,6 +7,10 @@ few trumps is accepted with a lower probability (:func:`trump_call_likelihood`).
 drawn by rejection, so they are uniform among the consistent deals (weighted by that evidence);
 when few deals remain, :func:`enumerate_worlds` lists them all.
 
+:class:`PlayEvidence` reads the other seats' recent plays: in a world, would a model player (a
+:class:`Policy`, the rule bot for the search bot) have played those cards? Worlds in which it
+would not are accepted only with probability ``miss`` per play (or weighted so).
+
 >>> import random
 >>> from hokm.engine import Game, RuleSet, Deal, Seat, Suit, view_of
 >>> game = Game(RuleSet(), hakem=Seat(0))
@@ -24,15 +28,20 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from math import comb
+from typing import Protocol
 
 from hokm.bots.fast import ALL_MASK, SUIT_MASKS, mask_of
-from hokm.engine import SeatView
+from hokm.engine import ALL_CARDS, Card, Seat, SeatView, sort_hand
 
 __all__ = [
     "Facts",
+    "PlayEvidence",
+    "Policy",
+    "ViewPolicy",
+    "cards_of",
     "count_worlds",
     "enumerate_worlds",
     "mask_of_indices",
@@ -146,19 +155,17 @@ def sample_world(facts: Facts, rng: random.Random, *, tries: int = 12) -> list[i
     may hold it with odds proportional to the room left (close to uniform, always valid).
     The trump-call evidence accepts or rejects either kind of world.
     """
-    cards = _bits(facts.unseen)
+    bits = [1 << c for c in _bits(facts.unseen)]
     others = facts.others
     sizes = [facts.sizes[s] for s in others]
+    rand = rng.random
     for attempt in range(64):
         if attempt < tries:
-            rng.shuffle(cards)
+            bits.sort(key=lambda _: rand())  # a uniform shuffle (C speed)
             world = [0, 0, 0, 0]
             pos = 0
             for seat, size in zip(others, sizes, strict=True):
-                mask = 0
-                for card in cards[pos : pos + size]:
-                    mask |= 1 << card
-                world[seat] = mask
+                world[seat] = sum(bits[pos : pos + size])  # distinct bits: sum is or
                 pos += size
             if not facts.fits(world):
                 continue
@@ -168,7 +175,7 @@ def sample_world(facts: Facts, rng: random.Random, *, tries: int = 12) -> list[i
                 continue
             world = found
         world[facts.seat] = facts.own
-        if rng.random() < facts.acceptance(world):
+        if rand() < facts.acceptance(world):
             return world
     found = None
     while found is None:
@@ -241,8 +248,169 @@ def enumerate_worlds(facts: Facts) -> Iterator[tuple[list[int], float]]:
                 yield world, weight
 
 
+def _equivalent(a: Card, b: Card, known: int) -> bool:
+    """Same suit, and every card ranked between them is in ``known`` (the seat's or played)."""
+    if a.suit_index != b.suit_index:
+        return False
+    low, high = sorted((a.index, b.index))
+    between = ((1 << high) - 1) & ~((2 << low) - 1)
+    return between & ~known == 0
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a mask, low index first."""
+    return [ALL_CARDS[i] for i in _bits(mask)]
+
+
 def mask_of_indices(indices: tuple[int, ...] | list[int]) -> int:
     mask = 0
     for i in indices:
         mask |= 1 << i
     return mask
+
+
+# ---------------------------------------------------------------------- play evidence
+
+
+class Policy(Protocol):
+    """A model of how a seat plays, asked about past plays in sampled worlds."""
+
+    def prepare(self, view: SeatView) -> object:
+        """Whatever can be computed once from a past view whose hand is left empty."""
+
+    def card(self, prepared: object, view: SeatView, hand: int, legal: int) -> Card:
+        """The card the seat would play holding ``hand`` (a mask), ``legal`` its legal cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewPolicy:
+    """A :class:`Policy` from any function of a complete view (slower: a view per question).
+
+    >>> from hokm.bots.base import legal_cards_of
+    >>> first = ViewPolicy(lambda view: legal_cards_of(view)[0])
+    """
+
+    choose: Callable[[SeatView], Card]
+
+    def prepare(self, view: SeatView) -> object:
+        return None
+
+    def card(self, prepared: object, view: SeatView, hand: int, legal: int) -> Card:
+        full = replace(
+            view,
+            hand=tuple(sort_hand(cards_of(hand), view.trump)),
+            legal=tuple({"type": "play", "card": str(c)} for c in cards_of(legal)),
+        )
+        return self.choose(full)
+
+
+@dataclass(frozen=True, slots=True)
+class _PastPlay:
+    seat: int
+    card: Card
+    view: SeatView  # the seat's view just before the play, its hand left to the world
+    later: int  # the cards this seat played from this play on (this one included)
+    led: int  # the suit led (a mask), 0 when the seat led
+    gone: int  # the cards played before this one
+    prepared: object  # the policy's preparation of ``view``
+
+
+class PlayEvidence:
+    """The other seats' recent plays as evidence: would a model player have played them?
+
+    For each of the last ``plays`` cards played by other seats, the seat's view at that
+    moment is rebuilt in a world (its hand then = its cards in the world plus the cards it has
+    played since) and the ``policy`` asked for its card. A world's likelihood is
+    ``miss`` to the power of the number of plays the policy would not have made.
+    """
+
+    def __init__(self, view: SeatView, policy: Policy, *, plays: int = 8, miss: float = 0.2):
+        assert view.seat is not None
+        self.policy = policy
+        self.miss = miss
+        me = int(view.seat)
+        sequence: list[tuple[int, int, Card]] = []  # (trick number, position, card)
+        for t, trick in enumerate(view.tricks):
+            sequence.extend((t, i, c) for i, c in enumerate(trick.cards))
+        sequence.extend((len(view.tricks), i, c) for i, (_, c) in enumerate(view.trick))
+        seats = []
+        for t, i, _ in sequence:
+            leader = view.tricks[t].leader if t < len(view.tricks) else view.leader
+            assert leader is not None
+            seats.append((int(leader) + i) & 3)
+        chosen = [j for j in range(len(sequence)) if seats[j] != me][-plays:] if plays else []
+        self.plays: list[_PastPlay] = []
+        for j in chosen:
+            t, i, card = sequence[j]
+            seat = seats[j]
+            later = 0
+            for k in range(j, len(sequence)):
+                if seats[k] == seat:
+                    later |= 1 << sequence[k][2].index
+            sizes = list(view.hand_sizes)
+            for k in range(j, len(sequence)):
+                sizes[seats[k]] += 1
+            tricks = view.tricks[:t]
+            won = [0, 0]
+            for done in tricks:
+                won[done.winner & 1] += 1
+            leader = view.tricks[t].leader if t < len(view.tricks) else view.leader
+            assert leader is not None
+            current = tuple((Seat((int(leader) + p) & 3), sequence[j - i + p][2]) for p in range(i))
+            skeleton = replace(
+                view,
+                seat=Seat(seat),
+                hand=(),
+                hand_sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
+                leader=leader,
+                to_move=Seat(seat),
+                trick=current,
+                tricks=tricks,
+                tricks_won=(won[0], won[1]),
+                bam_going=view.bam_going and max(won) >= 7,
+                legal=(),
+            )
+            led = SUIT_MASKS[current[0][1].suit_index] if current else 0
+            gone = 0
+            for k in range(j):
+                gone |= 1 << sequence[k][2].index
+            self.plays.append(
+                _PastPlay(seat, card, skeleton, later, led, gone, policy.prepare(skeleton))
+            )
+
+    def mismatches(self, world: list[int]) -> tuple[int, int]:
+        """How many of the plays the policy would not have made in ``world``, and the policy
+        calls it took (a play with one legal card is no evidence and costs none)."""
+        out = calls = 0
+        for play in self.plays:
+            hand = world[play.seat] | play.later
+            legal = hand & play.led if hand & play.led else hand
+            if legal & (legal - 1) == 0:
+                continue
+            calls += 1
+            if not self._agrees(play, hand, legal):
+                out += 1
+        return out, calls
+
+    def _agrees(self, play: _PastPlay, hand: int, legal: int) -> bool:
+        card = self.policy.card(play.prepared, play.view, hand, legal)
+        return _equivalent(card, play.card, hand | play.gone)
+
+    def test(self, world: list[int], rng: random.Random) -> tuple[bool, int, int]:
+        """Rejection test, latest play first: each play the policy would not have made passes
+        with probability ``miss``. Returns (accepted, plays passed, policy calls)."""
+        calls = 0
+        for n, play in enumerate(reversed(self.plays)):
+            hand = world[play.seat] | play.later
+            legal = hand & play.led if hand & play.led else hand
+            if legal & (legal - 1) == 0:
+                continue
+            calls += 1
+            if not self._agrees(play, hand, legal) and rng.random() >= self.miss:
+                return False, n, calls
+        return True, len(self.plays), calls
+
+    def likelihood(self, world: list[int]) -> tuple[float, int]:
+        """``miss`` to the power of the mismatches, and the policy calls it took."""
+        misses, calls = self.mismatches(world)
+        return float(self.miss**misses), calls

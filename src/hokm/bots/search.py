@@ -5,15 +5,19 @@ For each card decision the bot
 1. asks the rule bot for its card (the fallback);
 2. draws worlds consistent with its view (:mod:`hokm.bots.sampling`: voids, hand sizes, the
    trump call as evidence), or lists them all when few remain (the endgame);
-3. solves each world double-dummy for every legal card (:func:`hokm.bots.dd.card_outcomes`:
+3. keeps the worlds that explain the other seats' recent plays: would the rule bot, holding
+   those cards, have played them? (:class:`~hokm.bots.sampling.PlayEvidence`; a world that
+   does not is kept only with probability ``miss`` per play, or weighted so in the endgame);
+4. solves each world double-dummy for every legal card (:func:`hokm.bots.dd.card_outcomes`:
    does our team reach 7, is it a kot either way);
-4. turns outcomes into points (normal, kot, hakem-kot) capped by what the game still needs, so
+5. turns outcomes into points (normal, kot, hakem-kot) capped by what the game still needs, so
    a point beyond the target is worth nothing;
-5. plays the best card only if it beats the rule card by a clear margin over the same worlds.
+6. plays the best card only if it beats the rule card by a clear margin over the same worlds.
 
-The number of worlds follows a fixed schedule by trick (double-dummy solving is dearest early),
-so the bot is deterministic for a seed and a view and never reads a clock. Trump choice, the
-redeal request and the bam decision are the rule bot's.
+The number of worlds follows a fixed schedule by trick (double-dummy solving is dearest early)
+and a work budget metered in solver nodes and rule-bot questions, so the bot is deterministic
+for a seed and a view and never reads a clock. Trump choice, the redeal request and the bam
+decision are the rule bot's.
 
 >>> from hokm.engine import Game, RuleSet, Deal, Seat, view_of
 >>> game = Game(RuleSet(), hakem=Seat(0))
@@ -26,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,14 +38,23 @@ from dataclasses import dataclass
 from hokm.bots.base import CardBot, legal_cards_of
 from hokm.bots.dd import card_outcomes
 from hokm.bots.fast import FastHand
+from hokm.bots.knowledge import Knowledge
 from hokm.bots.rule import RuleBot
-from hokm.bots.sampling import Facts, count_worlds, enumerate_worlds, sample_world
+from hokm.bots.sampling import (
+    Facts,
+    PlayEvidence,
+    Policy,
+    cards_of,
+    count_worlds,
+    enumerate_worlds,
+    sample_world,
+)
 from hokm.engine import Card, SeatView, Suit
 
-__all__ = ["Evaluation", "SearchBot", "outcome_points"]
+__all__ = ["Evaluation", "SearchBot", "outcome_points", "rule_policy"]
 
 # Worlds per decision by tricks already played (0, 1, 2, …): the first tricks cost the most.
-WORLD_SCHEDULE = (10, 16, 24, 32, 40, 48)
+WORLD_SCHEDULE = (10, 16, 24, 32, 40, 48)  # times world_scale (0.6 by default)
 # Node budget of each kot question of the own solver, by tricks already played.
 KOT_NODES = (100, 200, 400, 800, 1500)
 # Work budget of a decision (units ≈ µs of CPU, counted from solver nodes, so deterministic):
@@ -48,6 +62,7 @@ KOT_NODES = (100, 200, 400, 800, 1500)
 WORK_BUDGET = 150_000
 MIN_WORLDS = 6
 SAMPLE_WORK = 300  # drawing one world
+CHECK_WORK = 40  # asking the rule bot what a seat would have played (play evidence)
 
 
 def outcome_points(outcome: int, view: SeatView) -> float:
@@ -98,12 +113,15 @@ class SearchBot(CardBot):
         *,
         seed: int | str = 0,
         worlds: int | None = None,
-        world_scale: float = 1.0,
+        world_scale: float = 0.6,
         margin: float = 0.08,
         exact_limit: int = 120,
         kot: bool = True,
         work_budget: int = WORK_BUDGET,
         min_t: float = 0.0,
+        infer: int = 8,
+        miss: float = 0.2,
+        tries: int = 5,
     ) -> None:
         super().__init__(seed=seed)
         self.worlds = worlds
@@ -113,6 +131,9 @@ class SearchBot(CardBot):
         self.kot = kot
         self.work_budget = work_budget
         self.min_t = min_t
+        self.infer = infer
+        self.miss = miss
+        self.tries = tries
         self.rule = RuleBot(seed=seed)
         self.last: Evaluation | None = None
 
@@ -149,19 +170,29 @@ class SearchBot(CardBot):
         )
         kot_nodes = KOT_NODES[min(played, len(KOT_NODES) - 1)]
         exact = count_worlds(facts) <= self.exact_limit
+        meter = [0]
+        evidence = (
+            PlayEvidence(view, rule_policy(self.rule), plays=self.infer, miss=self.miss)
+            if self.infer
+            else None
+        )
         weighted: Iterator[tuple[list[int], float]]
         if exact:
             weighted = enumerate_worlds(facts)
+            if evidence is not None:
+                weighted = _weigh(weighted, evidence, meter)
         else:
             rng = random.Random(f"{self.seed}|{_view_key(view)}")
-            weighted = ((sample_world(facts, rng), 1.0) for _ in range(n))
+            if evidence is None:
+                weighted = ((sample_world(facts, rng), 1.0) for _ in range(n))
+            else:
+                weighted = ((_draw(facts, evidence, rng, self.tries, meter), 1.0) for _ in range(n))
         assert view.trump is not None and view.leader is not None and view.hakem is not None
         trick = [c.index for _, c in view.trick]
         points = {o: outcome_points(o, view) for o in (2, 1, -1, -2)}
         totals: dict[int, float] = {}
         per_world: list[tuple[float, dict[int, int]]] = []  # (weight, outcomes) per world
         weight_sum = 0.0
-        meter = [0]
         count = 0
         for world, weight in weighted:
             if not exact and count >= MIN_WORLDS and meter[0] > self.work_budget:
@@ -209,6 +240,62 @@ class SearchBot(CardBot):
         if var <= 0 or n < 2:
             return float("inf") if mean > 0 else 0.0
         return float(mean / (var / (n - 1)) ** 0.5)
+
+
+class _RulePolicy:
+    """The rule bot as a :class:`~hokm.bots.sampling.Policy`: its knowledge of a past view is
+    built once, and only the hand is set per world."""
+
+    def __init__(self, rule: RuleBot) -> None:
+        self.rule = rule
+
+    def prepare(self, view: SeatView) -> object:
+        return Knowledge.from_view(view)
+
+    def card(self, prepared: object, view: SeatView, hand: int, legal: int) -> Card:
+        assert isinstance(prepared, Knowledge)
+        k = copy.copy(prepared)
+        k.hand = tuple(cards_of(hand))
+        k.hand_mask = hand
+        k.unseen = prepared.unseen & ~hand
+        cards = cards_of(legal)
+        if len(cards) == 1:
+            return cards[0]
+        return self.rule.play_class(k, cards, view, self.rule.lead_queen).choose()
+
+
+def rule_policy(rule: RuleBot) -> Policy:
+    """The rule bot as a model of how the other seats play (for :class:`PlayEvidence`)."""
+    return _RulePolicy(rule)
+
+
+def _weigh(
+    worlds: Iterator[tuple[list[int], float]], evidence: PlayEvidence, meter: list[int]
+) -> Iterator[tuple[list[int], float]]:
+    """The worlds with their weights times the play evidence's likelihood."""
+    for world, weight in worlds:
+        likelihood, calls = evidence.likelihood(world)
+        meter[0] += calls * CHECK_WORK
+        yield world, weight * likelihood
+
+
+def _draw(
+    facts: Facts, evidence: PlayEvidence, rng: random.Random, tries: int, meter: list[int]
+) -> list[int]:
+    """A world accepted by the play evidence, or after ``tries`` candidates the one that
+    passed the most plays."""
+    best: list[int] | None = None
+    best_passed = -1
+    for _ in range(tries):
+        world = sample_world(facts, rng)
+        accepted, passed, calls = evidence.test(world, rng)
+        meter[0] += calls * CHECK_WORK + (SAMPLE_WORK if best is not None else 0)
+        if accepted:
+            return world
+        if passed > best_passed:
+            best, best_passed = world, passed
+    assert best is not None
+    return best
 
 
 def _view_key(view: SeatView) -> str:

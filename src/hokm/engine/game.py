@@ -559,7 +559,8 @@ class Game:
             raise WrongPhaseError(f"trump is chosen in phase trump, not {self.phase.value}")
         if action.seat != self.hakem:
             raise NotYourTurnError(f"only the hakem (seat {self.hakem}) names trump")
-        if type(action) is not ChooseTrump and not self._may_redeal_weak_five():
+        redeal = type(action) is not ChooseTrump and isinstance(action, RequestRedeal)
+        if redeal and not self._may_redeal_weak_five():
             if not self.rules.hakem_may_redeal_weak_five:
                 raise IllegalActionError("hakem_may_redeal_weak_five is off: no redeal")
             raise IllegalActionError("a redeal needs a first five with no card of rank 10 or more")

@@ -139,17 +139,6 @@ _UnfrozenHakemChosen = unfrozen(HakemChosen)
 _UnfrozenTrumpChosen = unfrozen(TrumpChosen)
 
 
-def _new_cards_dealt(
-    number: int, cards: tuple[tuple[Card, ...], ...], counts: tuple[int, int, int, int]
-) -> CardsDealt:
-    event = _UnfrozenCardsDealt()
-    event.round = number
-    event.cards = cards
-    event.counts = counts
-    event.__class__ = CardsDealt
-    return event  # type: ignore[no-any-return]
-
-
 def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> Seat:
     """The winner of a complete trick: highest trump, else highest card of the led suit."""
     best = 0
@@ -609,7 +598,12 @@ class Game:
         started.hakem = hakem
         started.seed_commitment = commitment
         started.__class__ = HandStarted
-        events: list[Event] = [started, _new_cards_dealt(1, first, (5, 5, 5, 5))]
+        dealt = _UnfrozenCardsDealt()
+        dealt.round = 1
+        dealt.cards = first
+        dealt.counts = (5, 5, 5, 5)
+        dealt.__class__ = CardsDealt
+        events: list[Event] = [started, dealt]
         self.events.extend(events)
         return events
 
@@ -624,7 +618,12 @@ class Game:
         chosen.seat = action.seat
         chosen.suit = action.suit
         chosen.__class__ = TrumpChosen
-        events: list[Event] = [chosen, _new_cards_dealt(2, rest, (13, 13, 13, 13))]
+        dealt = _UnfrozenCardsDealt()
+        dealt.round = 2
+        dealt.cards = rest
+        dealt.counts = (13, 13, 13, 13)
+        dealt.__class__ = CardsDealt
+        events: list[Event] = [chosen, dealt]
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
             for seat in _SEATS:

@@ -539,9 +539,10 @@ class Game:
     def _check_deal(self, deal: Deal) -> None:
         if self.phase is not _DEAL:
             raise WrongPhaseError(f"no deal is due in phase {self.phase.value}")
-        problem = deal.problem()
-        if problem is not None:
-            raise IllegalActionError(f"invalid deal: {problem}")
+        if not deal._whole_deck:  # a deal built from a whole deck is valid by construction
+            problem = deal.problem()
+            if problem is not None:
+                raise IllegalActionError(f"invalid deal: {problem}")
 
     def _check_trump_phase(self, action: ChooseTrump | RequestRedeal) -> None:
         if self.phase is not _TRUMP:
@@ -727,9 +728,8 @@ class Game:
     def _end_normal(self, team: int) -> list[Event]:
         if self.tricks_won[1 - team] == 0:
             result, points = self._kot_points(team)
-        else:
-            result, points = "normal", 1
-        return self._end_hand(result, team, _points(team, points))
+            return self._end_hand(result, team, _points(team, points))
+        return self._end_hand("normal", team, _ONE_POINT[team])
 
     def _end_bam(self) -> list[Event]:
         team = self.bam_team
@@ -870,6 +870,9 @@ class Game:
             f"<Game phase={self.phase.value} hand={self.hand_number} hakem={self.hakem} "
             f"trump={self.trump} score={self.score} tricks={self.tricks_won}>"
         )
+
+
+_ONE_POINT = ((1, 0), (0, 1))  # a normal hand's points, by the winning team
 
 
 def _points(team: int, points: int) -> tuple[int, int]:

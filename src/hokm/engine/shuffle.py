@@ -92,24 +92,9 @@ def deck_from_seed(seed: str, *, purpose: str = "deal") -> list[Card]:
     if b"\xff\xff\xff" in stream and any(map(operator.ge, words, _SIZE_LIMITS)):
         return _deck_slow(seed, purpose)
     deck = list(ALL_CARDS)
-    _swap(deck, tuple(map(operator.mod, words, _SIZES)))
+    for i, j in zip(_POSITIONS, map(operator.mod, words, _SIZES), strict=True):
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
-
-
-def _unrolled_swaps() -> Callable[[list[Card], tuple[int, ...]], None]:
-    """``swap(deck, js)``: for i = 51 … 1, swap positions i and js[51 - i], as a loop would,
-    but unrolled (the loop costs a third of the shuffle). Generated, as dataclasses and
-    namedtuples generate their methods."""
-    names = [f"j{i}" for i in range(51, 0, -1)]
-    lines = ["def swap(deck, js):", f"    {', '.join(names)} = js"]
-    lines += [f"    deck[{i}], deck[j{i}] = deck[j{i}], deck[{i}]" for i in range(51, 0, -1)]
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)
-    swap: Callable[[list[Card], tuple[int, ...]], None] = namespace["swap"]
-    return swap
-
-
-_swap = _unrolled_swaps()
 
 
 def _builtin_sha256() -> Callable[[bytes], Any]:
@@ -130,6 +115,7 @@ _sha256 = _builtin_sha256()
 _UNPACK = struct.Struct(">51I").unpack_from  # the first 51 words
 _BLOCKS = tuple(k.to_bytes(8, "big") for k in range(7))
 _SIZES = tuple(range(52, 1, -1))  # i + 1 for i = 51 … 1
+_POSITIONS = tuple(range(51, 0, -1))
 _SIZE_LIMITS = tuple((1 << 32) - ((1 << 32) % n) for n in _SIZES)
 assert min(_SIZE_LIMITS) >= 0xFFFFFF00  # a rejected word starts with three 0xFF bytes
 

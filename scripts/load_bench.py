@@ -103,6 +103,8 @@ class Server:
             "1",
             "--bot-workers",
             str(self.args.bot_workers),
+            "--full-gc-seconds",
+            str(self.args.full_gc_seconds),
             "--log-level",
             "warning",
         ]
@@ -348,6 +350,9 @@ if __name__ == "__main__":
     )
     parser.add_argument("--bot-delay", type=float, default=0.8)
     parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument(
+        "--full-gc-seconds", type=float, default=300.0, help="hokm serve --full-gc-seconds"
+    )
     parser.add_argument("--level", default="random")
     parser.add_argument(
         "--db", default=None, help="database URL or SQLite path (default: a new file)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
+import gc
 import random
 import time
 from pathlib import Path
@@ -12,7 +13,14 @@ from typing import Any
 
 from hokm.engine import Deal, Game, Play, RuleSet, Seat, view_of
 from hokm.server.auth import Identity
-from hokm.server.rooms import RoomManager, _BotMove, _Command, _Tick
+from hokm.server.rooms import (
+    FullCollections,
+    GcPauses,
+    RoomManager,
+    _BotMove,
+    _Command,
+    _Tick,
+)
 from hokm.storage import SqlStorage
 from hokm.table.model import BotTurn
 from tests.server.helpers import settings
@@ -142,3 +150,22 @@ async def test_a_failing_inline_bot_reports_no_action(tmp_path: Path) -> None:
         assert await asyncio.wait_for(answer, 5) is None
     finally:
         await storage.close()
+
+
+async def test_full_collections_run_on_their_period_only() -> None:
+    """With a period, the oldest generation is collected by the timer, not by CPython's
+    heuristic; the thresholds come back when it stops."""
+    saved = gc.get_threshold()
+    pauses = GcPauses()
+    full = FullCollections(0.05)
+    full.start()
+    pauses.install()
+    try:
+        assert gc.get_threshold()[:2] == saved[:2]
+        assert gc.get_threshold()[2] > 10**8
+        await asyncio.sleep(0.3)
+        assert pauses.summary()["gen2"]["count"] >= 2
+    finally:
+        pauses.uninstall()
+        await full.stop()
+    assert gc.get_threshold() == saved

@@ -31,6 +31,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--ws-deflate", action="store_true", help="compress WebSocket frames (permessage-deflate)"
     )
+    parser.add_argument(
+        "--full-gc-seconds",
+        type=float,
+        default=300.0,
+        help="seconds between full garbage collections (300; 0: CPython's own heuristic)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level (info)")
     parser.set_defaults(func=run)
 
@@ -51,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
         table = dataclasses.replace(table, bot_delay=args.bot_delay)
     if args.hand_pause is not None:
         table = dataclasses.replace(table, hand_pause=args.hand_pause)
-    settings = dataclasses.replace(settings, table=table)
+    settings = dataclasses.replace(
+        settings, table=table, full_gc_seconds=args.full_gc_seconds or None
+    )
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(
         create_app(settings),

@@ -38,6 +38,9 @@ class Settings:
     # against ≈ 0.3 ms of pickling and inter-process traffic on the event loop): they are
     # computed in the actor's own loop turn. Slow levels (``hard``) always go to the workers.
     inline_bot_levels: frozenset[str] = frozenset({"random", "naive", "easy", "medium"})
+    # Seconds between full garbage collections (None: CPython's own heuristic). ``hokm serve``
+    # sets 300: see hokm.server.rooms.FullCollections.
+    full_gc_seconds: float | None = None
     snapshot_every: int = 64  # logged inputs between table snapshots
     room_idle_seconds: float = 600.0  # rooms with no connection are unloaded after this
     table: TableConfig = field(default_factory=TableConfig)

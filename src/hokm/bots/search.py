@@ -5,9 +5,10 @@ For each card decision the bot
 1. asks the rule bot for its card (the fallback);
 2. draws worlds consistent with its view (:mod:`hokm.bots.sampling`: voids, hand sizes, the
    trump call as evidence), or lists them all when few remain (the endgame);
-3. keeps the worlds that explain the other seats' recent plays: would the rule bot, holding
-   those cards, have played them? (:class:`~hokm.bots.sampling.PlayEvidence`; a world that
-   does not is kept only with probability ``miss`` per play, or weighted so in the endgame);
+3. with ``infer`` on (off by default: no measured gain), keeps the worlds that explain the
+   other seats' recent plays: would the rule bot, holding those cards, have played them?
+   (:class:`~hokm.bots.sampling.PlayEvidence`; a world that does not is kept only with
+   probability ``miss`` per play, or weighted so in the endgame);
 4. solves each world double-dummy for every legal card (:func:`hokm.bots.dd.card_outcomes`:
    does our team reach 7, is it a kot either way);
 5. turns outcomes into points (normal, kot, hakem-kot) capped by what the game still needs, so
@@ -54,7 +55,7 @@ from hokm.engine import Card, SeatView, Suit
 __all__ = ["Evaluation", "SearchBot", "outcome_points", "rule_policy"]
 
 # Worlds per decision by tricks already played (0, 1, 2, …): the first tricks cost the most.
-WORLD_SCHEDULE = (10, 16, 24, 32, 40, 48)  # times world_scale (0.6 by default)
+WORLD_SCHEDULE = (10, 16, 24, 32, 40, 48)  # times world_scale
 # Node budget of each kot question of the own solver, by tricks already played.
 KOT_NODES = (100, 200, 400, 800, 1500)
 # Work budget of a decision (units ≈ µs of CPU, counted from solver nodes, so deterministic):
@@ -113,13 +114,13 @@ class SearchBot(CardBot):
         *,
         seed: int | str = 0,
         worlds: int | None = None,
-        world_scale: float = 0.6,
+        world_scale: float = 1.0,
         margin: float = 0.08,
         exact_limit: int = 120,
         kot: bool = True,
         work_budget: int = WORK_BUDGET,
         min_t: float = 0.0,
-        infer: int = 8,
+        infer: int = 0,
         miss: float = 0.2,
         tries: int = 5,
     ) -> None:

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,10 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
 
+def _moved_on(client: HokmClient, *, seen: int) -> bool:
+    return client.version != seen
+
+
 async def table(
     url: str, n: int, args: argparse.Namespace, stats: Stats, stop: asyncio.Event
 ) -> None:
@@ -199,7 +204,7 @@ async def table(
                 await client.command("continue_game")
         seen = client.version
         with contextlib.suppress(ClientError):
-            await client.wait_for(lambda c, seen=seen: c.version != seen, timeout=5)
+            await client.wait_for(partial(_moved_on, seen=seen), timeout=5)
         del client.events[:-10]
         del client.frames[:]
     await client.close()

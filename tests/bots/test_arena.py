@@ -83,6 +83,7 @@ def test_bot_specs_are_checked() -> None:
 def _args(**kw: object) -> argparse.Namespace:
     base = dict(a="rule", b="random", boards=4, seed="cli", preset=None, games=2, json=False)
     base["quiet"] = False
+    base["cpu_time"] = False
     base.update(kw)
     return argparse.Namespace(**base)
 
@@ -94,6 +95,16 @@ def test_cli_prints_a_report_and_progress() -> None:
     assert "net points per board" in text and "hands won" in text and "match:" in text
     assert "trick  1" in text
     assert "boards 4/4" in err.getvalue()
+    assert "wall clock" in text
+
+
+def test_cli_times_decisions_by_cpu_time_when_asked() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert arena_cli.run(_args(cpu_time=True, quiet=True), out=out, err=err) == 0
+    assert "median / p95 / max, CPU time" in out.getvalue()
+    out = io.StringIO()
+    assert arena_cli.run(_args(cpu_time=True, json=True, quiet=True), out=out, err=err) == 0
+    assert json.loads(out.getvalue())["clock"] == "cpu"
 
 
 def test_cli_json_is_machine_readable() -> None:

@@ -40,6 +40,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--games", type=int, default=None, help="whole games for the match (default boards/5)"
     )
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time decisions by the process's CPU time (default: wall clock)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(func=run)
@@ -81,6 +86,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
             rules=rules,
             games=args.games,
             progress=progress,
+            clock=time.process_time if args.cpu_time else time.perf_counter,
         )
     except ValueError as exc:
         print(f"\nhokm arena: {exc}", file=err)
@@ -90,10 +96,12 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     if args.json:
         data = report.to_dict()
         data["preset"] = args.preset
+        data["clock"] = "cpu" if args.cpu_time else "wall"
         data["seconds"] = round(time.perf_counter() - started, 3)
         print(json.dumps(data, indent=2, ensure_ascii=False), file=out)
     else:
-        print(format_report(report, preset=args.preset), file=out)
+        clock = "CPU time" if args.cpu_time else "wall clock"
+        print(format_report(report, preset=args.preset, clock=clock), file=out)
     return 0
 
 
@@ -101,7 +109,9 @@ def _ms(stats: dict[str, float]) -> str:
     return f"{stats['median_ms']:.3f} / {stats['p95_ms']:.3f} / {stats['max_ms']:.1f}"
 
 
-def format_report(report: ArenaReport, *, preset: str | None = None) -> str:
+def format_report(
+    report: ArenaReport, *, preset: str | None = None, clock: str = "wall clock"
+) -> str:
     """The human-readable report."""
     net, hands, games = report.net, report.hand_rate, report.game_rate
     lines = [
@@ -113,7 +123,7 @@ def format_report(report: ArenaReport, *, preset: str | None = None) -> str:
         f"hands won: {report.hands_won}/{report.hands} = {hands.mean:.1%} "
         f"[{hands.low:.1%}, {hands.high:.1%}]",
         "results: " + ", ".join(f"{k} {v}" for k, v in sorted(report.results.items())),
-        "decision time (ms, median / p95 / max):",
+        f"decision time (ms, median / p95 / max, {clock}):",
     ]
     for label, timing in report.timings.items():
         lines.append(f"  {label}: {_ms(TimingStats.summary(timing.all))}  ({len(timing.all)})")

@@ -139,6 +139,19 @@ _UnfrozenHakemChosen = unfrozen(HakemChosen)
 _UnfrozenTrumpChosen = unfrozen(TrumpChosen)
 
 
+def _cards_dealt(
+    number: int, cards: tuple[tuple[Card, ...], ...], counts: tuple[int, int, int, int]
+) -> CardsDealt:
+    """``CardsDealt(number, cards, counts)``, built unfrozen (see above)."""
+    dealt = _UnfrozenCardsDealt()
+    dealt.round = number
+    dealt.cards = cards
+    dealt.counts = counts
+    dealt.__class__ = CardsDealt
+    event: CardsDealt = dealt
+    return event
+
+
 def trick_winner(leader: Seat, cards: tuple[Card, ...] | list[Card], trump: Suit | None) -> Seat:
     """The winner of a complete trick: highest trump, else highest card of the led suit."""
     best = 0
@@ -386,7 +399,7 @@ class Game:
             if hakem is None or (seat is not None and seat != hakem):
                 return []
             actions: list[Action] = [*_CHOOSE_TRUMP[hakem]]
-            if self.rules.hakem_may_redeal_weak_five and self._may_redeal_weak_five():
+            if self._may_redeal_weak_five():
                 actions.append(RequestRedeal(hakem))
             return actions
         if phase is _BAM:
@@ -467,21 +480,10 @@ class Game:
                 self.events.append(played)
                 return [played]
             return self._finish_trick(played)
-        # Once a hand each: found by their exact type first (isinstance calls cost more).
-        if type(action) is Deal:
+        if isinstance(action, Deal):  # once a hand, as the trump choice: tested first
             self._check_deal(action)
             events = self._do_deal(action)
-        elif type(action) is ChooseTrump:
-            self._check_trump_phase(action)
-            events = self._do_trump(action)
-        else:
-            events = self._apply_other(action)
-        self.history.append(action)
-        return events
-
-    def _apply_other(self, action: Action) -> list[Event]:
-        """Check and apply an action other than a play (see apply); return its events."""
-        if isinstance(action, ChooseTrump):
+        elif isinstance(action, ChooseTrump):
             self._check_trump_phase(action)
             events = self._do_trump(action)
         elif isinstance(action, RequestRedeal):
@@ -490,9 +492,6 @@ class Game:
         elif isinstance(action, DecideBam):
             self._check_bam(action)
             events = self._do_bam(action)
-        elif isinstance(action, Deal):
-            self._check_deal(action)
-            events = self._do_deal(action)
         elif isinstance(action, SetHakem):
             self._check_first_hakem(action)
             method = "manual" if self.first_hakem_method == "manual" else "random"
@@ -502,6 +501,7 @@ class Game:
             events = self._set_first_hakem(action.hakem, "ace_draw", action)
         else:
             raise IllegalActionError(f"unknown action {action!r}")
+        self.history.append(action)
         return events
 
     # Convenience verbs for the seat to move.
@@ -549,8 +549,7 @@ class Game:
             raise WrongPhaseError(f"trump is chosen in phase trump, not {self.phase.value}")
         if action.seat != self.hakem:
             raise NotYourTurnError(f"only the hakem (seat {self.hakem}) names trump")
-        redeal = type(action) is not ChooseTrump and isinstance(action, RequestRedeal)
-        if redeal and not self._may_redeal_weak_five():
+        if isinstance(action, RequestRedeal) and not self._may_redeal_weak_five():
             if not self.rules.hakem_may_redeal_weak_five:
                 raise IllegalActionError("hakem_may_redeal_weak_five is off: no redeal")
             raise IllegalActionError("a redeal needs a first five with no card of rank 10 or more")
@@ -599,12 +598,7 @@ class Game:
         started.hakem = hakem
         started.seed_commitment = commitment
         started.__class__ = HandStarted
-        dealt = _UnfrozenCardsDealt()
-        dealt.round = 1
-        dealt.cards = first
-        dealt.counts = (5, 5, 5, 5)
-        dealt.__class__ = CardsDealt
-        events: list[Event] = [started, dealt]
+        events: list[Event] = [started, _cards_dealt(1, first, (5, 5, 5, 5))]
         self.events.extend(events)
         return events
 
@@ -619,12 +613,7 @@ class Game:
         chosen.seat = action.seat
         chosen.suit = action.suit
         chosen.__class__ = TrumpChosen
-        dealt = _UnfrozenCardsDealt()
-        dealt.round = 2
-        dealt.cards = rest
-        dealt.counts = (13, 13, 13, 13)
-        dealt.__class__ = CardsDealt
-        events: list[Event] = [chosen, dealt]
+        events: list[Event] = [chosen, _cards_dealt(2, rest, (13, 13, 13, 13))]
         self.events.extend(events)
         if self.rules.redeal_if_player_has_no_trump:
             for seat in _SEATS:
@@ -729,7 +718,7 @@ class Game:
         if self.tricks_won[1 - team] == 0:
             result, points = self._kot_points(team)
             return self._end_hand(result, team, _points(team, points))
-        return self._end_hand("normal", team, _ONE_POINT[team])
+        return self._end_hand("normal", team, _points(team, 1))
 
     def _end_bam(self) -> list[Event]:
         team = self.bam_team
@@ -870,9 +859,6 @@ class Game:
             f"<Game phase={self.phase.value} hand={self.hand_number} hakem={self.hakem} "
             f"trump={self.trump} score={self.score} tricks={self.tricks_won}>"
         )
-
-
-_ONE_POINT = ((1, 0), (0, 1))  # a normal hand's points, by the winning team
 
 
 def _points(team: int, points: int) -> tuple[int, int]:

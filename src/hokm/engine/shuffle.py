@@ -71,23 +71,9 @@ def deck_from_seed(seed: str, *, purpose: str = "deal") -> list[Card]:
     # implementation (the same algorithm, word by word) takes over. A rejected word is at
     # least 2**32 - 51, so its first three bytes are 0xFF: without three 0xFF bytes in a row
     # in the stream, no word is rejected.
-    if purpose == "deal":
-        prefix = seed.encode() + b"\x00deal\x00"
-    else:
-        prefix = seed.encode() + b"\x00" + purpose.encode() + b"\x00"
+    prefix = seed.encode() + b"\x00" + purpose.encode() + b"\x00"
     sha256 = _sha256
-    b0, b1, b2, b3, b4, b5, b6 = _BLOCKS
-    stream = b"".join(
-        (
-            sha256(prefix + b0).digest(),
-            sha256(prefix + b1).digest(),
-            sha256(prefix + b2).digest(),
-            sha256(prefix + b3).digest(),
-            sha256(prefix + b4).digest(),
-            sha256(prefix + b5).digest(),
-            sha256(prefix + b6).digest(),
-        )
-    )
+    stream = b"".join([sha256(prefix + block).digest() for block in _BLOCKS])
     words = _UNPACK(stream)
     if b"\xff\xff\xff" in stream and any(map(operator.ge, words, _SIZE_LIMITS)):
         return _deck_slow(seed, purpose)

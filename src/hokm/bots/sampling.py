@@ -383,16 +383,21 @@ class PlayEvidence:
         calls it took (a play with one legal card is no evidence and costs none)."""
         out = calls = 0
         for play in self.plays:
-            hand = world[play.seat] | play.later
-            legal = hand & play.led if hand & play.led else hand
-            if legal & (legal - 1) == 0:
+            agrees = self._agrees(play, world)
+            if agrees is None:
                 continue
             calls += 1
-            if not self._agrees(play, hand, legal):
+            if not agrees:
                 out += 1
         return out, calls
 
-    def _agrees(self, play: _PastPlay, hand: int, legal: int) -> bool:
+    def _agrees(self, play: _PastPlay, world: list[int]) -> bool | None:
+        """Would the policy have made ``play`` in ``world``? None: the seat had one legal card
+        then (no evidence, and no policy call)."""
+        hand = world[play.seat] | play.later
+        legal = hand & play.led if hand & play.led else hand
+        if legal & (legal - 1) == 0:
+            return None
         card = self.policy.card(play.prepared, play.view, hand, legal)
         return _equivalent(card, play.card, hand | play.gone)
 
@@ -401,12 +406,11 @@ class PlayEvidence:
         with probability ``miss``. Returns (accepted, plays passed, policy calls)."""
         calls = 0
         for n, play in enumerate(reversed(self.plays)):
-            hand = world[play.seat] | play.later
-            legal = hand & play.led if hand & play.led else hand
-            if legal & (legal - 1) == 0:
+            agrees = self._agrees(play, world)
+            if agrees is None:
                 continue
             calls += 1
-            if not self._agrees(play, hand, legal) and rng.random() >= self.miss:
+            if not agrees and rng.random() >= self.miss:
                 return False, n, calls
         return True, len(self.plays), calls
 

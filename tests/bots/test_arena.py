@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from hokm.arena import bot_factory, mean_interval, run_arena, wilson_interval
+from hokm.arena import bot_factory, mean_interval, paired_difference, run_arena, wilson_interval
 from hokm.cli import arena as arena_cli
 from hokm.engine import RuleSet
 
@@ -123,3 +123,19 @@ def test_cli_bad_bot_or_numbers_give_a_clear_error() -> None:
     assert "unknown bot 'wizard'" in err.getvalue()
     assert arena_cli.run(_args(boards=-1), out=out, err=err) == 2
     assert "must be ≥ 0" in err.getvalue()
+
+
+def test_paired_difference_of_two_runs_on_the_same_boards() -> None:
+    """Two runs with the same seed meet the same deals: a bot against itself run twice gives
+    the same boards (difference exactly zero), and the JSON carries every board's net."""
+    first = run_arena("rule", "naive", boards=6, seed="pair", games=0).to_dict()
+    second = run_arena("rule", "naive", boards=6, seed="pair", games=0).to_dict()
+    assert len(first["board_net"]) == 6
+    assert first["board_net"] == second["board_net"]
+    diff, differing = paired_difference(first["board_net"], second["board_net"])
+    assert (diff.mean, differing) == (0.0, 0)
+    weaker = run_arena("random", "naive", boards=6, seed="pair", games=0).to_dict()
+    diff, differing = paired_difference(first["board_net"], weaker["board_net"])
+    assert differing > 0 and diff.mean > 0
+    with pytest.raises(ValueError, match="equal size"):
+        paired_difference([1.0], [1.0, 2.0])

@@ -126,8 +126,9 @@ def test_cli_bad_bot_or_numbers_give_a_clear_error() -> None:
 
 
 def test_paired_difference_of_two_runs_on_the_same_boards() -> None:
-    """Two runs with the same seed meet the same deals: a bot against itself run twice gives
-    the same boards (difference exactly zero), and the JSON carries every board's net."""
+    """Two runs with the same seed meet the same deals: the same pairing run twice gives the
+    same boards (difference exactly zero), a weaker first bot a positive difference for the
+    stronger one, and the JSON carries every board's net."""
     first = run_arena("rule", "naive", boards=6, seed="pair", games=0).to_dict()
     second = run_arena("rule", "naive", boards=6, seed="pair", games=0).to_dict()
     assert len(first["board_net"]) == 6

@@ -10,11 +10,24 @@ from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import DECISION, hand_cards, start_practice, store, take_turn
 
 
+# A decision in a later hand than the last result, after that hand's first card.
+_LATER_HAND = (
+    "s.game && s.game.phase === 'play' && s.game.last_result"
+    " && s.game.hand_number > s.game.last_result.hand"
+    " && (s.game.trick.length > 0 || s.game.tricks.length > 0)"
+)
+
+
 def play_until_game_over(page: Page, *, max_moves: int = 400) -> dict[str, int]:
-    """Click through decisions until the game-over panel appears; count what was done."""
-    done = {"cards": 0, "trumps": 0}
+    """Click through decisions until the game-over panel appears; count what was done. Once
+    the next hand's play has begun, the last hand's result must not cover the table (it
+    used to come back at the end of every trick)."""
+    done = {"cards": 0, "trumps": 0, "later": 0}
     for _ in range(max_moves):
         page.wait_for_selector(DECISION, state="attached")
+        if store(page, _LATER_HAND):
+            assert page.locator("#hand-result").count() == 0
+            done["later"] += 1
         what = take_turn(page)
         if what == "over":
             return done
@@ -36,6 +49,8 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     shot(page, "phone-table-start")
     done = play_until_game_over(page)
     assert done["cards"] >= 7  # at least one hand's worth of own cards
+    if store(page, "s.game.hand_number") > 0:  # more than one hand: the banner was checked
+        assert done["later"] > 0
     score = store(page, "s.game.score")
     winner = store(page, "s.game.winner_team")
     assert winner in (0, 1) and score[winner] >= 3

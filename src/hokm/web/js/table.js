@@ -387,7 +387,9 @@ function resultBanner(ctx) {
   const res = store.handResult;
   if (!res || ui.resultShown === `${res.hand}`) return null;
   const game = store.game;
-  if (game.phase === "play" && (game.trick || []).length > 0 && game.hand_number > res.hand) return null;
+  // Once the next hand's play has begun, the last hand's result no longer covers the table.
+  const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
+  if (game.phase === "play" && begun && game.hand_number > res.hand) return null;
   const team = teamLabel(store, res.winner_team);
   const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join("، ");
   const points = (res.points || [0, 0])[res.winner_team];

@@ -64,14 +64,20 @@ async def test_the_database_holds_only_a_hash_of_the_session(live: Live) -> None
 
 async def test_bad_registrations_are_refused_and_change_nothing(live: Live) -> None:
     async with live.http() as http:
-        for body, code in [
-            ({"username": "ab", "password": "long enough"}, "invalid_input"),
-            ({"username": "okname", "password": "short"}, "invalid_input"),
-            ({"username": "okname", "password": "long enough", "extra": 1}, "invalid_input"),
+        # The Persian message says what to fix where the person typed it (a generic
+        # "invalid input" otherwise).
+        for body, code, fa in [
+            ({"username": "ab", "password": "long enough"}, "invalid_input", "نام کاربری باید"),
+            ({"username": "okname", "password": "short"}, "invalid_input", "دست‌کم ۸"),
+            (
+                {"username": "okname", "password": "long enough", "extra": 1},
+                "invalid_input",
+                "ورودی نامعتبر",
+            ),
         ]:
             response = await http.post("/api/accounts/register", json=body)
             assert response.status_code == 400 and response.json()["code"] == code
-            assert response.json()["message_fa"]
+            assert fa in response.json()["message_fa"]
         response = await http.post("/api/accounts/register", content=b"{not json")
         assert response.status_code == 400
         assert (

@@ -96,11 +96,21 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#login-box")
     page.fill("#name", "Parisa")
     page.click("#login-box summary")
+    # The open form fits the phone: the password field is styled like the others (an
+    # unstyled one was 392 px wide and pushed the page sideways).
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.fill("#username", "pw")
+    page.fill("#password", "short")
+    page.click("#register")  # refused, and the toast says what to fix, in Persian
+    page.wait_for_selector("text=نام کاربری باید ۳ تا ۲۴ نویسه باشد")
     page.fill("#username", "parisa_web")
     page.fill("#password", "a long password")
     page.click("#register")
     page.wait_for_selector("#account")
     assert "Parisa" in page.inner_text("#account")
+    # The logout button can be seen: its text is not the panel's white.
+    colour = page.eval_on_selector("#logout", "e => getComputedStyle(e).color")
+    assert colour not in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)")
     shot(page, "phone-home-account")
     page.click("#quick")
     page.wait_for_selector("#quick-wait")
@@ -145,3 +155,33 @@ def test_rules_advisor_and_four_colour_deck(new_page: Callable[..., Page]) -> No
     assert red != blue
     page.reload()
     assert page.is_checked("#deck4")
+
+
+_FULL_TRICK = """async () => {
+    const { cardEl } = await import('/js/cards.js');
+    const { h } = await import('/js/dom.js');
+    const cards = { bottom: 'KH', right: 'AC', top: '6C', left: '3C' };
+    const board = h('div.board', {}, h('div.trick', {}, Object.entries(cards).map(
+        ([pos, card]) => h(`div.slot.pos-${pos}`, {}, cardEl(card)))));
+    board.querySelector('.trick').style.pointerEvents = 'auto';  // for elementFromPoint
+    document.querySelector('main').prepend(board);
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return Object.entries(cards).filter(([pos, card]) => {
+        const corner = board.querySelector(`.pos-${pos} .corner`).getBoundingClientRect();
+        const points = [[corner.left + 2, corner.top + 2], [corner.right - 2, corner.bottom - 2]];
+        return points.some(([x, y]) => {
+            const el = document.elementFromPoint(x, y);
+            return !el || el.closest('[data-card]')?.dataset.card !== card;
+        });
+    }).map(([pos]) => pos);
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_full_trick_leaves_every_card_readable(new_page: Callable[..., Page], size: str) -> None:
+    """The four cards of a trick, as the table draws them: no card covers another's rank
+    (the top seat's card used to hide the right seat's rank)."""
+    page = new_page(viewport=PHONE if size == "phone" else DESKTOP)
+    page.goto("/")
+    page.wait_for_selector("#practice")
+    assert page.evaluate(_FULL_TRICK) == []

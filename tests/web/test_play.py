@@ -9,7 +9,6 @@ from playwright.sync_api import Page
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import DECISION, hand_cards, start_practice, store, take_turn
 
-
 # A decision in a later hand than the last result, after that hand's first card.
 _LATER_HAND = (
     "s.game && s.game.phase === 'play' && s.game.last_result"

@@ -26,9 +26,17 @@ class AccountError(ValueError):
 
 
 class InvalidInputError(AccountError):
-    """A username, password, display name or parameter is malformed."""
+    """A username, password, display name or parameter is malformed.
+
+    ``fa`` is the same message in Persian for the people who typed the input (the web client
+    shows it); without it the client gets a generic "invalid input".
+    """
 
     code = "invalid_input"
+
+    def __init__(self, message: str, *, fa: str | None = None) -> None:
+        super().__init__(message)
+        self.fa = fa
 
 
 class InvalidCredentialsError(AccountError):

@@ -1,10 +1,11 @@
 # Two commands, both self-installing on a fresh machine:
-#   make run    start the server (http://127.0.0.1:8000)
+#   make run    start the server (http://127.0.0.1:8000; `make run PORT=8765` for another port)
 #   make test   every gate and every test
 VENV := .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTHON ?= python3
+PORT ?= 8000
 
 .PHONY: run test lint typecheck pytest format clean golden bench
 
@@ -15,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 run: $(VENV)/.installed
-	$(BIN)/hokm serve
+	$(BIN)/hokm serve --port $(PORT)
 
 test: $(VENV)/.installed
 	bash scripts/ensure-browser

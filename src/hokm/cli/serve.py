@@ -12,6 +12,8 @@ import dataclasses
 import logging
 from typing import Any
 
+from hokm.table import TableConfig
+
 __all__ = ["register", "run"]
 
 
@@ -19,15 +21,26 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve", help="run the Hokm server (web client, REST, WebSocket)"
     )
+    table = TableConfig()  # the defaults, for the help
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
     parser.add_argument("--db", default=None, help="SQLite file or database URL (var/hokm.db)")
-    parser.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: a thread)")
+    parser.add_argument("--bot-workers", type=int, default=1, help="bot processes (1; 0: a thread)")
     parser.add_argument(
         "--allow-origin", action="append", default=[], help="another allowed WebSocket origin"
     )
-    parser.add_argument("--bot-delay", type=float, default=None, help="seconds before a bot moves")
-    parser.add_argument("--hand-pause", type=float, default=None, help="seconds between hands")
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=None,
+        help=f"seconds before a bot moves ({table.bot_delay:g})",
+    )
+    parser.add_argument(
+        "--hand-pause",
+        type=float,
+        default=None,
+        help=f"seconds between hands ({table.hand_pause:g})",
+    )
     parser.add_argument(
         "--ws-deflate", action="store_true", help="compress WebSocket frames (permessage-deflate)"
     )

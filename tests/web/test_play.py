@@ -54,6 +54,15 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     winner = store(page, "s.game.winner_team")
     assert winner in (0, 1) and score[winner] >= 3
     panel = page.locator("#game-over")
+    # The result comes right under the table, before the rules (on a phone it was a screen
+    # below), and the HUD names the last hand played, not one that never starts.
+    assert page.evaluate(
+        "document.querySelector('#game-over').compareDocumentPosition("
+        "document.querySelector('#table-rules')) & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    last = store(page, "s.game.last_result.hand") + 1
+    persian = "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(last))
+    assert page.inner_text(".hud .hand-no .label").endswith(persian)
     assert "۳" in panel.inner_text() or "۴" in panel.inner_text() or "۵" in panel.inner_text()
     shot(page, "phone-game-over")
 

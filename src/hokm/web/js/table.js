@@ -37,9 +37,11 @@ export function renderTable(ctx) {
       trickArea(ctx, bottom),
       resultBanner(ctx),
     ),
+    store.table.status === "game_over" ? gameOver(ctx) : null,
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : null,
-    h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), aceDrawInfo(store)),
+    h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx)),
+    aceDrawInfo(store),
     h(
       "details.rules-now#table-rules",
       { open: (game.hand_number ?? 0) === 0 && !(game.tricks || []).length && game.phase !== "play" },
@@ -47,7 +49,6 @@ export function renderTable(ctx) {
       rulesList(store.table.rules, store.table.preset),
     ),
     ui.lastTrickOpen ? lastTrickPanel(ctx, bottom) : null,
-    store.table.status === "game_over" ? gameOver(ctx) : null,
   );
 }
 
@@ -82,10 +83,18 @@ function hud(store) {
     h(
       "div.hud-item.hand-no",
       {},
-      h("span.label", {}, t("hand_n", { n: (game.hand_number ?? 0) + 1 })),
+      h("span.label", {}, t("hand_n", { n: handShown(store) })),
       h("span.val.small", {}, game.hakem !== null && game.hakem !== undefined ? [crown(t("hakem")), " ", store.seatName(game.hakem)] : "–"),
     ),
   );
+}
+
+/** The hand to name in the HUD: the current one, or the last one once the game is over. */
+function handShown(store) {
+  const game = store.game;
+  const last = game.last_result;
+  if (store.table.status === "game_over" && last && typeof last.hand === "number") return last.hand + 1;
+  return (game.hand_number ?? 0) + 1;
 }
 
 function awayBanner(store) {

@@ -238,6 +238,7 @@ export async function render(main) {
               t("quick_match"),
             ),
           ),
+          state.accounts && !state.account ? h("p.small#quick-hint", {}, t("quick_hint")) : null,
         ),
         quickPanel(),
         h(

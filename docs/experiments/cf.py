@@ -9,6 +9,7 @@ from hokm.bots.search import SearchBot
 from hokm.bots.base import legal_cards_of
 
 a, seed, start, stop, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+ON_TURN = globals().get("ON_TURN")  # set by cfcheat.py: sees the game before each decision
 rules = RuleSet()
 make_a, make_b = bot_factory(a), bot_factory("rule")
 
@@ -25,6 +26,8 @@ def finish(game, bots, pending=None):
             raise RuntimeError("redeal")
         seat = game.to_move
         view = view_of(game, seat)
+        if ON_TURN is not None:
+            ON_TURN(game)
         bot = bots[seat]
         before = game.copy() if pending is not None else None
         action = bot.act(view)

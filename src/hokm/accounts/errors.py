@@ -19,24 +19,24 @@ __all__ = [
 
 
 class AccountError(ValueError):
-    """Base class of every error the accounts raise on bad input. Nothing changed."""
+    """Base class of every error the accounts raise on bad input. Nothing changed.
+
+    ``message_fa`` says the same in Persian for the person who typed the input (the web
+    client shows it); without it the server answers with its generic text for the code.
+    """
 
     status = 400
     code = "bad_request"
 
+    def __init__(self, *args: object, message_fa: str | None = None) -> None:
+        super().__init__(*args)
+        self.message_fa = message_fa
+
 
 class InvalidInputError(AccountError):
-    """A username, password, display name or parameter is malformed.
-
-    ``fa`` is the same message in Persian for the people who typed the input (the web client
-    shows it); without it the client gets a generic "invalid input".
-    """
+    """A username, password, display name or parameter is malformed."""
 
     code = "invalid_input"
-
-    def __init__(self, message: str, *, fa: str | None = None) -> None:
-        super().__init__(message)
-        self.fa = fa
 
 
 class InvalidCredentialsError(AccountError):

@@ -74,7 +74,7 @@ def check_username(name: object) -> str:
     if not _USERNAME.match(name):
         raise InvalidInputError(
             "a username has 3–24 characters: letters, digits, '_', '-' or '.'",
-            fa="نام کاربری باید ۳ تا ۲۴ نویسه باشد: حرف، رقم و نشانه‌های _ و - و .",
+            message_fa="نام کاربری باید ۳ تا ۲۴ نویسه باشد: حرف، رقم و نشانه‌های _ و - و .",
         )
     return name
 
@@ -89,11 +89,11 @@ def check_password(password: object) -> str:
         raise InvalidInputError("password must be a string")
     if len(password) < 8:
         raise InvalidInputError(
-            "a password needs at least 8 characters", fa="گذرواژه باید دست‌کم ۸ نویسه باشد"
+            "a password needs at least 8 characters", message_fa="گذرواژه باید دست‌کم ۸ نویسه باشد"
         )
     if len(password) > 256:
         raise InvalidInputError(
-            "a password has at most 256 characters", fa="گذرواژه باید حداکثر ۲۵۶ نویسه باشد"
+            "a password has at most 256 characters", message_fa="گذرواژه باید حداکثر ۲۵۶ نویسه باشد"
         )
     return password
 
@@ -104,14 +104,16 @@ def check_display_name(name: object) -> str:
     name = " ".join(unicodedata.normalize("NFC", name).split())
     if not 1 <= len(name) <= 24:
         raise InvalidInputError(
-            "a display name has 1–24 characters", fa="نام باید ۱ تا ۲۴ نویسه باشد"
+            "a display name has 1–24 characters", message_fa="نام باید ۱ تا ۲۴ نویسه باشد"
         )
     if any(unicodedata.category(c).startswith("C") for c in name if c not in "\u200c\u200d"):
         raise InvalidInputError(
-            "a display name may not hold control characters", fa="نام نویسهٔ کنترلی نمی‌پذیرد"
+            "a display name may not hold control characters", message_fa="نام نویسهٔ کنترلی نمی‌پذیرد"
         )
     if _LINK.search(name):
-        raise InvalidInputError("a display name may not hold a link", fa="نام نباید پیوند باشد")
+        raise InvalidInputError(
+            "a display name may not hold a link", message_fa="نام نباید پیوند باشد"
+        )
     return name
 
 

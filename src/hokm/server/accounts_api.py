@@ -358,7 +358,7 @@ def _error(exc: AccountError) -> JSONResponse:
     body = {
         "code": exc.code,
         "message": str(exc),
-        "message_fa": getattr(exc, "fa", None) or _FA.get(exc.code, _FA["bad_request"]),
+        "message_fa": exc.message_fa or _FA.get(exc.code, _FA["bad_request"]),
     }
     headers = {"Retry-After": str(exc.retry_after)} if hasattr(exc, "retry_after") else None
     return JSONResponse(body, status_code=exc.status, headers=headers)

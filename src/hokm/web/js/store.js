@@ -184,8 +184,6 @@ export class RoomStore {
       case "timeout":
         return null;
       case "card_played":
-        // The next hand has begun: the last hand's result is no longer news.
-        if (game && this.handResult && game.hand_number > this.handResult.hand) this.handResult = null;
         if (game) {
           game.trick = [...(game.trick || []), [ev.seat, ev.card]];
           if (ev.seat === game.seat) game.hand = game.hand.filter((c) => c !== ev.card);

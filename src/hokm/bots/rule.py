@@ -83,7 +83,7 @@ class RuleBot(CardBot):
             raise ValueError("no card to play in this view")
         if len(cards) == 1:
             return cards[0]
-        play = self.play_class(Knowledge.from_view(view), cards, view, self.lead_queen)
+        play = self.play_class(Knowledge.from_view(view), cards, view.bam_going, self.lead_queen)
         return play.choose()
 
     play_class: type[_Play]
@@ -93,10 +93,10 @@ class RuleBot(CardBot):
 
 
 def rule_card(
-    k: Knowledge, cards: Sequence[Card], view: SeatView, *, lead_queen: bool = False
+    k: Knowledge, cards: Sequence[Card], *, bam_going: bool = False, lead_queen: bool = False
 ) -> Card:
     """The rule bot's card among ``cards`` (the legal ones) given the seat's knowledge."""
-    return _Play(k, list(cards), view, lead_queen).choose()
+    return _Play(k, list(cards), bam_going, lead_queen).choose()
 
 
 class _Play:
@@ -104,25 +104,21 @@ class _Play:
 
     cash_p = 0.5  # lead a master when it holds with at least these odds
 
-    def __init__(self, k: Knowledge, cards: list[Card], view: SeatView, lead_queen: bool) -> None:
+    def __init__(self, k: Knowledge, cards: list[Card], bam_going: bool, lead_queen: bool) -> None:
         self.k = k
         self.cards = cards
         self.trump = k.trump
         self.me = k.seat
         self.partner = k.seat.partner
         self.lead_queen = lead_queen
-        self.view = view
         team = k.seat.team
-        ours, theirs = view.tricks_won[team], view.tricks_won[1 - team]
+        ours, theirs = k.tricks_won[team], k.tricks_won[1 - team]
         self.ours, self.theirs = ours, theirs
         # Count to 7: play for this trick when losing it loses the hand, for a kot or a bam.
         # At 6 tricks of our own any later trick wins the hand too: playing for this one
         # spends the trumps that would win a later one (measured: −0.02 points per board).
         self.urgent = (
-            theirs == 6
-            or view.bam_going
-            or (theirs == 0 and ours >= 4)
-            or (ours == 0 and theirs >= 4)
+            theirs == 6 or bam_going or (theirs == 0 and ours >= 4) or (ours == 0 and theirs >= 4)
         )
         self.my_trumps = k.mine(self.trump) if self.trump is not None else []
 

@@ -262,7 +262,7 @@ class _RulePolicy:
         cards = cards_of(legal)
         if len(cards) == 1:
             return cards[0]
-        return self.rule.play_class(k, cards, view, self.rule.lead_queen).choose()
+        return self.rule.play_class(k, cards, view.bam_going, self.rule.lead_queen).choose()
 
 
 def rule_policy(rule: RuleBot) -> Policy:

@@ -32,14 +32,15 @@ def test_search_bots_play_only_legal_moves() -> None:
 
 
 def test_decisions_are_deterministic_for_a_seed() -> None:
-    """Two bots with the same seed choose the same card with the same values."""
+    """Two bots with the same seed choose the same card with the same values (the search runs
+    from the first trick with ``learned=0``)."""
     game = Game(RuleSet(), hakem=Seat(1))
     game.apply(Deal.from_seed("det", Seat(1)))
     game.choose_trump(Suit.CLUBS)
     for _ in range(5):
         game.play(game.legal_cards()[0])
     view = view_of(game, game.to_move)
-    a, b = SearchBot(seed=9, worlds=6), SearchBot(seed=9, worlds=6)
+    a, b = SearchBot(seed=9, worlds=6, learned=0), SearchBot(seed=9, worlds=6, learned=0)
     assert a.act(view) == b.act(view)
     assert a.last is not None and b.last is not None
     assert a.last.values == b.last.values
@@ -99,12 +100,13 @@ def test_decisions_ignore_the_other_seats_unseen_cards() -> None:
 
 
 def test_a_huge_margin_always_plays_the_rule_card() -> None:
-    """With a margin no search can clear, the search bot plays the rule bot's card."""
+    """With margins no search and no learned value can clear, the search bot plays the rule
+    bot's card."""
     rng = random.Random(6)
     game = Game(RuleSet(), hakem=Seat(0))
     game.apply(Deal.from_seed("margin", Seat(0)))
     game.choose_trump(Suit.SPADES)
-    bot = SearchBot(seed=2, worlds=3, margin=100.0)
+    bot = SearchBot(seed=2, worlds=3, margin=100.0, learned_margin=100.0)
     while game.hand_number == 0:
         seat = game.to_move
         assert seat is not None
@@ -173,6 +175,6 @@ def test_worlds_drawn_with_play_evidence_explain_the_plays_and_cost_work() -> No
         misses, calls = evidence.mismatches(world)
         assert misses == 0 and facts.fits(world)
         assert meter[0] >= calls * CHECK_WORK > 0
-    plain = SearchBot(seed=4, worlds=6, infer=0)
+    plain = SearchBot(seed=4, worlds=6, infer=0, learned=0)
     assert game.can(plain.act(view))
     assert plain.last is not None and plain.last.worlds == 6

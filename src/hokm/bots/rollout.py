@@ -2,7 +2,8 @@
 
 The double-dummy solver answers "what happens if all four seats see every card"; a playout
 answers "what happens if all four seats play on as the rule bot, each seeing only its own
-cards". The search bot uses both on the same sampled worlds (``docs/search.md``).
+cards". Playouts on the real deal label the training data of the learned card value
+(:mod:`hokm.bots.learned`, ``scripts/train_early_value.py``).
 
 :class:`Playout` keeps one world's hand the way the rule bot's
 :class:`~hokm.bots.knowledge.Knowledge` sees it, updated play by play instead of rebuilt from

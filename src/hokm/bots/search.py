@@ -1,6 +1,9 @@
 """The search bot (level "hard"): sampled deals, double-dummy outcomes, score-aware choice.
 
-For each card decision the bot
+In the first tricks (``learned``, 6 by default) the bot plays the card a learned value prefers
+(:mod:`hokm.bots.learned`, trained on rule-bot play), if it beats the rule bot's card: sampled
+worlds cannot tell the early cards apart, and measured, the search there fixed as many cards as
+it broke. From then on, for each card decision the bot
 
 1. asks the rule bot for its card (the fallback);
 2. draws worlds consistent with its view (:mod:`hokm.bots.sampling`: voids, hand sizes, the
@@ -40,6 +43,7 @@ from hokm.bots.base import CardBot, legal_cards_of
 from hokm.bots.dd import card_outcomes
 from hokm.bots.fast import FastHand
 from hokm.bots.knowledge import Knowledge
+from hokm.bots.learned import card_features, early_value_model
 from hokm.bots.rule import RuleBot
 from hokm.bots.sampling import (
     Facts,
@@ -62,6 +66,8 @@ KOT_NODES = (100, 200, 400, 800, 1500)
 # sampling stops once it is spent and at least MIN_WORLDS worlds were solved.
 WORK_BUDGET = 150_000
 MIN_WORLDS = 6
+# Tricks at the start of the hand played by the learned card value instead of the search.
+LEARNED_TRICKS = 6
 SAMPLE_WORK = 300  # drawing one world
 CHECK_WORK = 40  # asking the rule bot what a seat would have played (play evidence)
 
@@ -123,6 +129,8 @@ class SearchBot(CardBot):
         infer: int = 0,
         miss: float = 0.2,
         tries: int = 5,
+        learned: int = LEARNED_TRICKS,
+        learned_margin: float = 0.0,
     ) -> None:
         super().__init__(seed=seed)
         self.worlds = worlds
@@ -135,6 +143,8 @@ class SearchBot(CardBot):
         self.infer = infer
         self.miss = miss
         self.tries = tries
+        self.learned = learned
+        self.learned_margin = learned_margin
         self.rule = RuleBot(seed=seed)
         self.last: Evaluation | None = None
 
@@ -158,9 +168,19 @@ class SearchBot(CardBot):
         rule_card = self.rule.choose_card(view)
         if len(cards) == 1:
             return cards[0]
+        if len(view.tricks) < self.learned:
+            return self.learned_card(view, cards, rule_card)
         evaluation = self.evaluate(view, rule_card)
         self.last = evaluation
         return evaluation.card
+
+    def learned_card(self, view: SeatView, cards: list[Card], rule_card: Card) -> Card:
+        """The first tricks' card: the learned value's best card if it beats the rule card by
+        more than ``learned_margin`` points (:mod:`hokm.bots.learned`)."""
+        rows = card_features(Knowledge.from_view(view), cards, rule_card)
+        values = dict(zip(cards, early_value_model().values(rows), strict=True))
+        best = max(cards, key=lambda c: (values[c], c == rule_card, -c.rank))
+        return best if values[best] - values[rule_card] > self.learned_margin else rule_card
 
     def evaluate(self, view: SeatView, rule_card: Card) -> Evaluation:
         """Search the view; the card is the best one if it beats ``rule_card`` clearly."""

@@ -96,7 +96,7 @@ def fast_section(options: BenchOptions) -> list[Measurement]:
 
     def decisions(n: int) -> int:
         for i in range(n):
-            SearchBot(seed=i).act(view)
+            SearchBot(seed=i, learned=0).act(view)
         return n
 
     return [

@@ -2,7 +2,10 @@
 
     pip install -e '.[train]'                      # LightGBM and NumPy, for training only
     python scripts/train_early_value.py generate lv 0 20000 data/ --jobs 2
-    python scripts/train_early_value.py train data/ src/hokm/bots/data/early_value.json
+    python scripts/train_early_value.py train data/ src/hokm/bots/data/early_value.json --all
+
+(the shipped model: these two commands, with ``--jobs 1`` for training, which makes the fit
+deterministic; its data was generated with ``--tricks 13``, of which training keeps tricks 1–6.)
 
 ``generate`` plays hands ``SEED-START`` … ``SEED-(STOP-1)`` with rule bots in the four seats
 (the hakem turns round the table, the rule bot chooses trump). At every decision with more than
@@ -10,9 +13,10 @@ one legal card it plays each card, then the rest of the hand with rule bots on t
 and records the card's features (what the seat knows) and the points its side won. Files of
 1,000 hands each go to the output folder (``lv-START.npz``), so a run can be stopped and
 resumed. ``train`` fits a LightGBM regression on the labels centred per decision, on the
-decisions of the first ``--tricks`` tricks, holds out every fifth decision to report what the
+decisions of the first ``--tricks`` tricks, holds out every fifth hand to report what the
 model's card would have earned against the rule card's (with rule-bot play after it, on the
-real deals), and writes the model as JSON for :class:`hokm.bots.learned.TreeModel`.
+real deals), and writes the model as JSON for :class:`hokm.bots.learned.TreeModel` (with
+``--all``, refitted on every hand after the report).
 """
 
 from __future__ import annotations
@@ -98,10 +102,13 @@ def generate(args: argparse.Namespace) -> int:
         path = os.path.join(args.out, f"{args.seed}-{start}.npz")
         if not os.path.exists(path):
             jobs.append((args.seed, start, min(start + CHUNK, args.stop), path, args.tricks))
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        counts = pool.map(generate_chunk, *zip(*jobs, strict=True))
-        for job, decisions in zip(jobs, counts, strict=True):
-            print(f"{job[3]}: hands {job[1]}…{job[2] - 1}, {decisions} decisions", flush=True)
+    if args.jobs == 1:
+        counts = [generate_chunk(*job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            counts = list(pool.map(generate_chunk, *zip(*jobs, strict=True)))
+    for job, decisions in zip(jobs, counts, strict=True):
+        print(f"{job[3]}: hands {job[1]}…{job[2] - 1}, {decisions} decisions", flush=True)
     return 0
 
 
@@ -138,6 +145,15 @@ def export(booster: Any, meta: dict[str, Any]) -> dict[str, Any]:
     return {"meta": meta, "trees": trees}
 
 
+def _first_rows(groups: Any) -> Any:
+    """True on the first row of each decision."""
+    import numpy as np
+
+    first = np.ones(len(groups), bool)
+    first[1:] = groups[1:] != groups[:-1]
+    return first
+
+
 def train(args: argparse.Namespace) -> int:
     import lightgbm as lgb
     import numpy as np
@@ -152,11 +168,14 @@ def train(args: argparse.Namespace) -> int:
         print(f"no .npz files in {args.data}", file=sys.stderr)
         return 2
     x, y, g, r = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    # A hand starts at its only lead of the first trick: no trick played, no card in the trick,
+    # 13 cards in hand (columns 0, 5, 8 of card_features).
+    hand = np.cumsum((x[:, 0] == 0) & (x[:, 5] == 0) & (x[:, 8] == 13) & _first_rows(g))
     keep = x[:, 0] < args.tricks
-    x, y, g, r = x[keep], y[keep], g[keep], r[keep]
+    x, y, g, r, hand = x[keep], y[keep], g[keep], r[keep], hand[keep]
     _, group, count = np.unique(g, return_inverse=True, return_counts=True)
     centred = y - (np.bincount(group, weights=y) / count)[group]
-    held_out = group % 5 == 0
+    held_out = hand % 5 == 0  # whole hands, so no held-out decision shares a deal with the fit
     params = {
         "objective": "regression",
         "learning_rate": args.rate,
@@ -180,6 +199,7 @@ def train(args: argparse.Namespace) -> int:
         "rounds": args.rounds,
         "leaves": args.leaves,
         "features": FEATURES,
+        "trained": " ".join(["scripts/train_early_value.py", *args.argv]),
     }
     with open(args.model, "w", encoding="utf-8") as f:
         json.dump(export(booster, meta), f, separators=(",", ":"))
@@ -240,12 +260,13 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("data", help="folder of .npz files from generate")
     fit.add_argument("model", help="the JSON file to write")
     fit.add_argument("--tricks", type=int, default=6, help="train on decisions of these tricks")
-    fit.add_argument("--rounds", type=int, default=300)
+    fit.add_argument("--rounds", type=int, default=400)
     fit.add_argument("--leaves", type=int, default=63)
     fit.add_argument("--rate", type=float, default=0.05)
     fit.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     fit.add_argument("--all", action="store_true", help="refit on every decision at the end")
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     return generate(args) if args.command == "generate" else train(args)
 
 

@@ -41,12 +41,11 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from hokm.bots.knowledge import Knowledge, beats
+from hokm.bots.knowledge import SUIT_MASKS, Knowledge, beats
 from hokm.engine import Card
 
 __all__ = ["FEATURES", "TreeModel", "card_features", "early_value_model"]
 
-_SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 FEATURES = 51  # the length of a row of card_features
 
 
@@ -89,8 +88,8 @@ def card_features(k: Knowledge, cards: Sequence[Card], rule_card: Card) -> list[
     led = trick[0][1].suit_index if trick else -1
     masters = 0
     for s in range(4):
-        held = hand & _SUIT_MASKS[s]
-        higher_unseen = unseen & _SUIT_MASKS[s]
+        held = hand & SUIT_MASKS[s]
+        higher_unseen = unseen & SUIT_MASKS[s]
         while held:
             low = held & -held
             if not higher_unseen >> (low.bit_length() - 1):
@@ -103,8 +102,8 @@ def card_features(k: Knowledge, cards: Sequence[Card], rule_card: Card) -> list[
         float(team == hakem_team),
         float(me == int(k.hakem)),
         pos,
-        (hand & _SUIT_MASKS[t]).bit_count(),
-        (unseen & _SUIT_MASKS[t]).bit_count(),
+        (hand & SUIT_MASKS[t]).bit_count(),
+        (unseen & SUIT_MASKS[t]).bit_count(),
         hand.bit_count(),
         float(led == t),
         partner_winning,
@@ -116,14 +115,14 @@ def card_features(k: Knowledge, cards: Sequence[Card], rule_card: Card) -> list[
         common.append(float(k.voids[other] >> t & 1))
         common.append(float(k.likely_no_trump[other]))
     common.extend(
-        sorted(((hand & _SUIT_MASKS[s]).bit_count() for s in range(4) if s != t), reverse=True)
+        sorted(((hand & SUIT_MASKS[s]).bit_count() for s in range(4) if s != t), reverse=True)
     )
     after = [(me + j) & 3 for j in range(1, 4 - pos)]
     rows: list[list[float]] = []
     for card in cards:
         s = card.suit_index
         i = card.index
-        suit_mask = _SUIT_MASKS[s]
+        suit_mask = SUIT_MASKS[s]
         own = hand & suit_mask
         suit_unseen = unseen & suit_mask
         above = ~((1 << (i + 1)) - 1)
@@ -173,20 +172,31 @@ class TreeModel:
     Each tree is ``[features, thresholds, left, right, leaf_values, root]``; a child index
     ``< 0`` is the leaf ``-index - 1``.
 
-    >>> model = TreeModel({"trees": [[[0], [1.5], [-1], [-2], [0.25, -0.5], 0]]})
+    >>> model = TreeModel({"trees": [[[0], [1.5], [-1], [-2], [0.25, -0.5], 0]]}, features=1)
     >>> model.value([1.0]), model.value([2.0])
     (0.25, -0.5)
     """
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], *, features: int = FEATURES) -> None:
         trees = data.get("trees")
         if not isinstance(trees, list) or not trees:
             raise ValueError("a tree model needs a non-empty list of trees")
         self.trees: list[tuple[list[int], list[float], list[int], list[int], list[float], int]]
-        self.trees = [
-            (list(f), [float(x) for x in th], list(lt), list(rt), [float(v) for v in vals], root)
-            for f, th, lt, rt, vals, root in trees
-        ]
+        self.trees = []
+        try:
+            for number, (f, th, lt, rt, vals, root) in enumerate(trees):
+                tree = (
+                    [int(x) for x in f],
+                    [float(x) for x in th],
+                    [int(x) for x in lt],
+                    [int(x) for x in rt],
+                    [float(v) for v in vals],
+                    int(root),
+                )
+                _check_tree(tree, features, number)
+                self.trees.append(tree)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not a tree model: {exc}") from exc
         self.meta: dict[str, Any] = dict(data.get("meta", {}))
 
     def value(self, row: Sequence[float]) -> float:
@@ -202,8 +212,32 @@ class TreeModel:
         return [self.value(row) for row in rows]
 
 
+def _check_tree(
+    tree: tuple[list[int], list[float], list[int], list[int], list[float], int],
+    features: int,
+    number: int,
+) -> None:
+    """Every split reads a known feature and every child lies further down (so evaluation
+    always ends at a leaf)."""
+    feature, threshold, left, right, leaves, root = tree
+    nodes = len(feature)
+    if not (len(threshold) == len(left) == len(right) == nodes) or len(leaves) != nodes + 1:
+        raise ValueError(f"tree {number} has inconsistent lengths")
+    if not all(0 <= f < features for f in feature):
+        raise ValueError(f"tree {number} reads a feature outside 0…{features - 1}")
+    if not (root == 0 if nodes else root == -1):
+        raise ValueError(f"tree {number} has a bad root")
+    for i in range(nodes):
+        for child in (left[i], right[i]):
+            if not (i < child < nodes or -len(leaves) <= child < 0):
+                raise ValueError(f"tree {number}: node {i} has a bad child {child}")
+
+
 @functools.cache
 def early_value_model() -> TreeModel:
-    """The shipped model of the first tricks' card values (loaded once)."""
+    """The shipped model of the first tricks' card values (loaded once, checked)."""
     text = resources.files("hokm.bots").joinpath("data/early_value.json").read_text("utf-8")
-    return TreeModel(json.loads(text))
+    model = TreeModel(json.loads(text))
+    if model.meta.get("features") != FEATURES:
+        raise ValueError("the learned model was trained on other features: retrain it")
+    return model

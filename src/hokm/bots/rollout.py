@@ -30,7 +30,7 @@ is not played out).
 
 from __future__ import annotations
 
-from hokm.bots.knowledge import Knowledge, beats
+from hokm.bots.knowledge import SUIT_MASKS, Knowledge, beats
 from hokm.bots.rule import rule_card
 from hokm.bots.sampling import cards_of
 from hokm.engine import ALL_CARDS, Card, Seat, SeatView, Suit, sort_hand
@@ -38,9 +38,7 @@ from hokm.engine import ALL_CARDS, Card, Seat, SeatView, Suit, sort_hand
 __all__ = ["Playout"]
 
 _SEATS = tuple(Seat)
-_SUITS = tuple(Suit)
 _ALL = (1 << 52) - 1
-_SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 TRICKS_TO_WIN = 7
 
 
@@ -177,7 +175,7 @@ class Playout:
         """The cards the seat to move may play."""
         hand = self.hands[self.to_move]
         if self.trick:
-            follow = hand & _SUIT_MASKS[self.trick[0][1].suit_index]
+            follow = hand & SUIT_MASKS[self.trick[0][1].suit_index]
             if follow:
                 return follow
         return hand

@@ -56,7 +56,7 @@ from hokm.bots.sampling import (
 )
 from hokm.engine import Card, SeatView, Suit
 
-__all__ = ["Evaluation", "SearchBot", "outcome_points", "rule_policy"]
+__all__ = ["Evaluation", "SearchBot", "learned_applies", "outcome_points", "rule_policy"]
 
 # Worlds per decision by tricks already played (0, 1, 2, …): the first tricks cost the most.
 WORLD_SCHEDULE = (10, 16, 24, 32, 40, 48)  # times world_scale
@@ -68,8 +68,32 @@ WORK_BUDGET = 150_000
 MIN_WORLDS = 6
 # Tricks at the start of the hand played by the learned card value instead of the search.
 LEARNED_TRICKS = 6
+# The points the learned value was trained with (the default rules).
+TRAINED_KOT_POINTS = 2
+TRAINED_HAKEM_KOT_POINTS = 3
 SAMPLE_WORK = 300  # drawing one world
 CHECK_WORK = 40  # asking the rule bot what a seat would have played (play evidence)
+
+
+def learned_applies(view: SeatView) -> bool:
+    """Whether the learned value's training matches this hand: it was trained with the default
+    kot points (2, and 3 against the hakem's team) and without a cap, so it is used only when
+    no points beyond the target are at stake (each team still needs at least 3); otherwise the
+    bot searches, which values outcomes by the score (:func:`outcome_points`).
+
+    >>> from dataclasses import replace
+    >>> from hokm.engine import Game, RuleSet, Deal, Seat, Suit, view_of
+    >>> game = Game(RuleSet(), hakem=Seat(0))
+    >>> _ = game.apply(Deal.from_seed("applies", Seat(0)))
+    >>> _ = game.choose_trump(Suit.SPADES)
+    >>> view = view_of(game, Seat(0))
+    >>> learned_applies(view), learned_applies(replace(view, score=(5, 0)))
+    (True, False)
+    """
+    rules = view.rules
+    if (rules.kot_points, rules.hakem_kot_points) != (TRAINED_KOT_POINTS, TRAINED_HAKEM_KOT_POINTS):
+        return False
+    return all(rules.target_points - s >= TRAINED_HAKEM_KOT_POINTS for s in view.score)
 
 
 def outcome_points(outcome: int, view: SeatView) -> float:
@@ -168,7 +192,7 @@ class SearchBot(CardBot):
         rule_card = self.rule.choose_card(view)
         if len(cards) == 1:
             return cards[0]
-        if len(view.tricks) < self.learned:
+        if len(view.tricks) < self.learned and learned_applies(view):
             return self.learned_card(view, cards, rule_card)
         evaluation = self.evaluate(view, rule_card)
         self.last = evaluation
@@ -176,11 +200,25 @@ class SearchBot(CardBot):
 
     def learned_card(self, view: SeatView, cards: list[Card], rule_card: Card) -> Card:
         """The first tricks' card: the learned value's best card if it beats the rule card by
-        more than ``learned_margin`` points (:mod:`hokm.bots.learned`)."""
-        rows = card_features(Knowledge.from_view(view), cards, rule_card)
-        values = dict(zip(cards, early_value_model().values(rows), strict=True))
-        best = max(cards, key=lambda c: (values[c], c == rule_card, -c.rank))
-        return best if values[best] - values[rule_card] > self.learned_margin else rule_card
+        more than ``learned_margin`` points (:mod:`hokm.bots.learned`), else ``rule_card``.
+
+        The model was trained with the legal cards in index order, where the rule bot breaks
+        ties between equal cards by that order; so the rule card it knows is asked that way.
+        """
+        values, trained_rule = self.learned_values(view, cards)
+        best = max(values, key=lambda c: (values[c], c == trained_rule))
+        return best if values[best] - values[trained_rule] > self.learned_margin else rule_card
+
+    def learned_values(self, view: SeatView, cards: list[Card]) -> tuple[dict[Card, float], Card]:
+        """The learned value of each legal card (in index order) and the rule card as the model
+        knows it."""
+        knowledge = Knowledge.from_view(view)
+        ordered = sorted(cards, key=lambda c: c.index)
+        trained_rule = self.rule.play_class(
+            knowledge, ordered, view.bam_going, self.rule.lead_queen
+        ).choose()
+        rows = card_features(knowledge, ordered, trained_rule)
+        return dict(zip(ordered, early_value_model().values(rows), strict=True)), trained_rule
 
     def evaluate(self, view: SeatView, rule_card: Card) -> Evaluation:
         """Search the view; the card is the best one if it beats ``rule_card`` clearly."""

@@ -609,9 +609,13 @@ def _replay_one(table: Table, entry: dict[str, Any]) -> None:
 
 
 def _warm() -> None:
-    """Worker start-up: import the bots once."""
+    """Worker start-up: import the bots and load the search bot's learned model once (a
+    broken model file fails here, at start-up, not at a bot's first move)."""
     import hokm.bots
     import hokm.table.bots  # noqa: F401
+    from hokm.bots.learned import early_value_model
+
+    early_value_model()
 
 
 def _think(turn: BotTurn) -> dict[str, Any]:

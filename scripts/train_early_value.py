@@ -29,6 +29,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from hokm.bots.fast import hand_points
 from hokm.bots.learned import FEATURES, card_features
 from hokm.bots.rollout import Playout
 from hokm.bots.rule import RuleBot
@@ -39,14 +40,15 @@ CHUNK = 1000
 
 
 def _points(won: tuple[int, int], team: int, hakem_team: int, rules: RuleSet) -> int:
-    """The hand's points from ``team``'s side (a kot is worth more, more so against the hakem)."""
+    """The hand's points from ``team``'s side (RULES.md §6, :func:`hokm.bots.fast.hand_points`)."""
     winner = 0 if won[0] >= 7 else 1
-    if won[1 - winner] > 0:
-        points = 1
-    elif winner == hakem_team:
-        points = rules.kot_points
-    else:
-        points = rules.hakem_kot_points
+    _, points = hand_points(
+        winner,
+        won[1 - winner],
+        hakem_team,
+        kot_points=rules.kot_points,
+        hakem_kot_points=rules.hakem_kot_points,
+    )
     return points if winner == team else -points
 
 

@@ -189,36 +189,46 @@ class SearchBot(CardBot):
         cards = legal_cards_of(view)
         if not cards:
             raise ValueError("no card to play in this view")
-        rule_card = self.rule.choose_card(view)
         if len(cards) == 1:
             return cards[0]
         if len(view.tricks) < self.learned and learned_applies(view):
-            return self.learned_card(view, cards, rule_card)
-        evaluation = self.evaluate(view, rule_card)
+            return self.learned_card(view, cards)
+        evaluation = self.evaluate(view, self.rule.choose_card(view))
         self.last = evaluation
         return evaluation.card
 
-    def learned_card(self, view: SeatView, cards: list[Card], rule_card: Card) -> Card:
+    def learned_card(self, view: SeatView, cards: list[Card]) -> Card:
         """The first tricks' card: the learned value's best card if it beats the rule card by
-        more than ``learned_margin`` points (:mod:`hokm.bots.learned`), else ``rule_card``.
+        more than ``learned_margin`` points (:mod:`hokm.bots.learned`), else the rule card.
 
         The model was trained with the legal cards in index order, where the rule bot breaks
-        ties between equal cards by that order; so the rule card it knows is asked that way.
+        ties between equal cards by that order; so the rule card it knows is asked that way,
+        and the rule bot's own card (legal cards in the view's order) is the fallback.
         """
-        values, trained_rule = self.learned_values(view, cards)
+        knowledge = Knowledge.from_view(view)
+        values, trained_rule = self.learned_values(view, cards, knowledge)
         best = max(values, key=lambda c: (values[c], c == trained_rule))
-        return best if values[best] - values[trained_rule] > self.learned_margin else rule_card
+        if values[best] - values[trained_rule] > self.learned_margin:
+            return best
+        if list(values) == cards:  # the view lists its cards in index order too
+            return trained_rule
+        return self._rule_card(knowledge, cards, view)
 
-    def learned_values(self, view: SeatView, cards: list[Card]) -> tuple[dict[Card, float], Card]:
+    def learned_values(
+        self, view: SeatView, cards: list[Card], knowledge: Knowledge | None = None
+    ) -> tuple[dict[Card, float], Card]:
         """The learned value of each legal card (in index order) and the rule card as the model
         knows it."""
-        knowledge = Knowledge.from_view(view)
+        knowledge = knowledge or Knowledge.from_view(view)
         ordered = sorted(cards, key=lambda c: c.index)
-        trained_rule = self.rule.play_class(
-            knowledge, ordered, view.bam_going, self.rule.lead_queen
-        ).choose()
+        trained_rule = self._rule_card(knowledge, ordered, view)
         rows = card_features(knowledge, ordered, trained_rule)
         return dict(zip(ordered, early_value_model().values(rows), strict=True)), trained_rule
+
+    def _rule_card(self, knowledge: Knowledge, cards: list[Card], view: SeatView) -> Card:
+        """The rule bot's card among ``cards`` (as :meth:`RuleBot.choose_card`, with the
+        seat's knowledge already built)."""
+        return self.rule.play_class(knowledge, cards, view.bam_going, self.rule.lead_queen).choose()
 
     def evaluate(self, view: SeatView, rule_card: Card) -> Evaluation:
         """Search the view; the card is the best one if it beats ``rule_card`` clearly."""

@@ -53,10 +53,15 @@ def take_turn(page: Page, *, stop_at_result: bool = False) -> str | None:
     what = page.evaluate(_WHAT_NOW, stop_at_result)
     if what in ("done", "over"):
         return str(what)
+    # Each click waits for its control to go (the server took the action) before returning, so
+    # the next turn never clicks a control the page is about to remove.
     if what == "trump":
         page.locator("#choose-trump .suit-btn").first.click()
+        page.wait_for_selector("#choose-trump .suit-btn", state="detached")
     elif what == "bam":
         page.click("#bam-go")
+        page.wait_for_selector("#bam-go", state="detached")
     elif what is not None:
         page.click(f'.hand .card.legal[data-card="{what}"]')
+        page.wait_for_selector(f'.hand .card[data-card="{what}"]', state="detached")
     return str(what) if what is not None else None

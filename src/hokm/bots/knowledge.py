@@ -35,6 +35,7 @@ __all__ = [
     "cards_of",
     "current_winner",
     "mask_of",
+    "note_play",
 ]
 
 SUIT_MASKS: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in range(4))  # type: ignore[assignment]
@@ -70,6 +71,43 @@ def current_winner(trick: tuple[tuple[Seat, Card], ...], trump: Suit | None) -> 
         elif card.suit is trump:
             best_seat, best = seat, card
     return best_seat, best
+
+
+def note_play(
+    voids: list[int],
+    caps: list[list[int]],
+    no_trump: list[bool],
+    pos: int,
+    led: Suit,
+    best_seat: Seat,
+    best: Card,
+    seat: Seat,
+    card: Card,
+    trump: Suit | None,
+) -> None:
+    """What ``seat`` shows by playing ``card`` as the trick's ``pos``-th card (1–3; ``best``,
+    played by ``best_seat``, winning so far): its voids, caps and "probably no trump", updated
+    in place. The one place these inferences are written (:class:`Knowledge` and the playouts
+    of :mod:`hokm.bots.rollout` use it)."""
+    if (
+        pos >= 2
+        and card.suit is led
+        and best.suit is led
+        and best_seat.team != seat.team
+        and card.rank < best.rank
+    ):
+        # Third or fourth hand followed low under an opponent's winning card:
+        # it most likely holds nothing that beats it.
+        caps[seat][led.ordinal] = min(caps[seat][led.ordinal], best.rank)
+    if card.suit is not led:
+        voids[seat] |= 1 << led.ordinal
+        if (
+            card.suit is not trump
+            and trump is not None
+            and best_seat.team != seat.team
+            and led is not trump
+        ):
+            no_trump[seat] = True
 
 
 def beats(card: Card, best: Card, trump: Suit | None) -> bool:
@@ -123,25 +161,7 @@ class Knowledge:
             best_seat, best = trick[0]
             for pos, (seat, card) in enumerate(trick[1:], 1):
                 played |= 1 << card.index
-                if (
-                    pos >= 2
-                    and card.suit is led
-                    and best.suit is led
-                    and best_seat.team != seat.team
-                    and card.rank < best.rank
-                ):
-                    # Third or fourth hand followed low under an opponent's winning card:
-                    # it most likely holds nothing that beats it.
-                    caps[seat][led.ordinal] = min(caps[seat][led.ordinal], best.rank)
-                if card.suit is not led:
-                    voids[seat] |= 1 << led.ordinal
-                    if (
-                        card.suit is not trump
-                        and trump is not None
-                        and best_seat.team != seat.team
-                        and led is not trump
-                    ):
-                        no_trump[seat] = True
+                note_play(voids, caps, no_trump, pos, led, best_seat, best, seat, card, trump)
                 if beats(card, best, trump):
                     best_seat, best = seat, card
         unseen = ((1 << 52) - 1) & ~hand_mask & ~played

@@ -30,7 +30,7 @@ is not played out).
 
 from __future__ import annotations
 
-from hokm.bots.knowledge import SUIT_MASKS, Knowledge, beats
+from hokm.bots.knowledge import SUIT_MASKS, Knowledge, beats, note_play
 from hokm.bots.rule import rule_card
 from hokm.bots.sampling import cards_of
 from hokm.engine import ALL_CARDS, Card, Seat, SeatView, Suit, sort_hand
@@ -198,23 +198,18 @@ class Playout:
             led = trick[0][1].suit
             best, best_seat = self.best, self.best_seat
             assert best is not None and best_seat is not None
-            if (
-                len(trick) >= 2
-                and card.suit is led
-                and best.suit is led
-                and best_seat.team != seat.team
-                and card.rank < best.rank
-            ):
-                caps = self.caps[seat]
-                caps[led.ordinal] = min(caps[led.ordinal], best.rank)
-            if card.suit is not led:
-                self.voids[seat] |= 1 << led.ordinal
-                if (
-                    card.suit is not self.trump
-                    and best_seat.team != seat.team
-                    and (led is not self.trump)
-                ):
-                    self.no_trump[seat] = True
+            note_play(
+                self.voids,
+                self.caps,
+                self.no_trump,
+                len(trick),
+                led,
+                best_seat,
+                best,
+                seat,
+                card,
+                self.trump,
+            )
             if beats(card, best, self.trump):
                 self.best_seat, self.best = seat, card
         else:

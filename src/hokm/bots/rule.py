@@ -83,8 +83,12 @@ class RuleBot(CardBot):
             raise ValueError("no card to play in this view")
         if len(cards) == 1:
             return cards[0]
-        play = self.play_class(Knowledge.from_view(view), cards, view.bam_going, self.lead_queen)
-        return play.choose()
+        return self.card_from(Knowledge.from_view(view), cards, bam_going=view.bam_going)
+
+    def card_from(self, k: Knowledge, cards: Sequence[Card], *, bam_going: bool) -> Card:
+        """The rule card among ``cards`` (the legal ones, two or more) from the seat's
+        knowledge already built (the search bot builds it once per decision or per world)."""
+        return self.play_class(k, list(cards), bam_going, self.lead_queen).choose()
 
     play_class: type[_Play]
 

@@ -212,7 +212,7 @@ class SearchBot(CardBot):
             return best
         if list(values) == cards:  # the view lists its cards in index order too
             return trained_rule
-        return self._rule_card(knowledge, cards, view)
+        return self.rule.card_from(knowledge, cards, bam_going=view.bam_going)
 
     def learned_values(
         self, view: SeatView, cards: list[Card], knowledge: Knowledge | None = None
@@ -221,14 +221,9 @@ class SearchBot(CardBot):
         knows it."""
         knowledge = knowledge or Knowledge.from_view(view)
         ordered = sorted(cards, key=lambda c: c.index)
-        trained_rule = self._rule_card(knowledge, ordered, view)
+        trained_rule = self.rule.card_from(knowledge, ordered, bam_going=view.bam_going)
         rows = card_features(knowledge, ordered, trained_rule)
         return dict(zip(ordered, early_value_model().values(rows), strict=True)), trained_rule
-
-    def _rule_card(self, knowledge: Knowledge, cards: list[Card], view: SeatView) -> Card:
-        """The rule bot's card among ``cards`` (as :meth:`RuleBot.choose_card`, with the
-        seat's knowledge already built)."""
-        return self.rule.play_class(knowledge, cards, view.bam_going, self.rule.lead_queen).choose()
 
     def evaluate(self, view: SeatView, rule_card: Card) -> Evaluation:
         """Search the view; the card is the best one if it beats ``rule_card`` clearly."""
@@ -330,7 +325,7 @@ class _RulePolicy:
         cards = cards_of(legal)
         if len(cards) == 1:
             return cards[0]
-        return self.rule.play_class(k, cards, view.bam_going, self.rule.lead_queen).choose()
+        return self.rule.card_from(k, cards, bam_going=view.bam_going)
 
 
 def rule_policy(rule: RuleBot) -> Policy:

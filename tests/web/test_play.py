@@ -113,6 +113,9 @@ def test_keyboard_play_and_illegal_cards(new_page: Callable[..., Page]) -> None:
         if page.locator("#choose-trump .suit-btn").count():
             page.focus("#choose-trump .suit-btn")
             page.keyboard.press("Enter")
+            # Wait for the server to take the call: the next turn must not focus a button the
+            # page is removing (page.focus would then wait for a selector that never returns).
+            page.wait_for_selector("#choose-trump .suit-btn", state="detached")
             continue
         if not page.locator(".hand .card.legal").count():
             continue

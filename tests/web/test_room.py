@@ -63,6 +63,9 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
         for page in pages:
             if page.locator("#choose-trump .suit-btn").count():
                 page.locator("#choose-trump .suit-btn").first.click()
+                # The call is taken once the buttons go; clicking them again could wait for
+                # a button the page is removing.
+                page.wait_for_selector("#choose-trump .suit-btn", state="detached")
         if all(len(hand_cards(p)) == 13 for p in pages):
             break
         pages[0].wait_for_timeout(100)

@@ -46,6 +46,15 @@ _WHAT_NOW = """(stopAtResult) => {
 }"""
 
 
+TRUMP_BUTTONS = "#choose-trump .suit-btn"
+
+
+def trump_taken(page: Page) -> None:
+    """After naming trump: wait until the server has taken the call (its buttons are gone), so
+    the next turn never focuses or clicks a button the page is removing."""
+    page.wait_for_selector(TRUMP_BUTTONS, state="detached")
+
+
 def take_turn(page: Page, *, stop_at_result: bool = False) -> str | None:
     """Do whatever this page's player must do now by clicking; returns what was done
     (doing nothing: ``"over"`` once the game is over, ``"done"`` once a hand result is known
@@ -56,8 +65,8 @@ def take_turn(page: Page, *, stop_at_result: bool = False) -> str | None:
     # Each click waits for its control to go (the server took the action) before returning, so
     # the next turn never clicks a control the page is about to remove.
     if what == "trump":
-        page.locator("#choose-trump .suit-btn").first.click()
-        page.wait_for_selector("#choose-trump .suit-btn", state="detached")
+        page.locator(TRUMP_BUTTONS).first.click()
+        trump_taken(page)
     elif what == "bam":
         page.click("#bam-go")
         page.wait_for_selector("#bam-go", state="detached")

@@ -7,7 +7,15 @@ from collections.abc import Callable
 from playwright.sync_api import Page
 
 from tests.web.conftest import DESKTOP, PHONE, shot
-from tests.web.helpers import DECISION, hand_cards, start_practice, store, take_turn
+from tests.web.helpers import (
+    DECISION,
+    TRUMP_BUTTONS,
+    hand_cards,
+    start_practice,
+    store,
+    take_turn,
+    trump_taken,
+)
 
 # A decision in a later hand than the last result, after that hand's first card.
 _LATER_HAND = (
@@ -110,12 +118,10 @@ def test_keyboard_play_and_illegal_cards(new_page: Callable[..., Page]) -> None:
         page.wait_for_selector(DECISION, state="attached")
         if page.locator("#game-over").count() or (played >= 6 and checked_illegal):
             break
-        if page.locator("#choose-trump .suit-btn").count():
-            page.focus("#choose-trump .suit-btn")
+        if page.locator(TRUMP_BUTTONS).count():
+            page.focus(TRUMP_BUTTONS)
             page.keyboard.press("Enter")
-            # Wait for the server to take the call: the next turn must not focus a button the
-            # page is removing (page.focus would then wait for a selector that never returns).
-            page.wait_for_selector("#choose-trump .suit-btn", state="detached")
+            trump_taken(page)
             continue
         if not page.locator(".hand .card.legal").count():
             continue

@@ -8,7 +8,16 @@ from collections.abc import Callable
 from playwright.sync_api import Page, WebSocket
 
 from tests.web.conftest import DESKTOP, PHONE, shot
-from tests.web.helpers import DECISION, enter_name, hand_cards, start_practice, store, take_turn
+from tests.web.helpers import (
+    DECISION,
+    TRUMP_BUTTONS,
+    enter_name,
+    hand_cards,
+    start_practice,
+    store,
+    take_turn,
+    trump_taken,
+)
 
 
 def create_room(page: Page, name: str) -> str:
@@ -61,11 +70,9 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     # Wait for the full deal (13 cards each) after the hakem names trump.
     for _ in range(50):
         for page in pages:
-            if page.locator("#choose-trump .suit-btn").count():
-                page.locator("#choose-trump .suit-btn").first.click()
-                # The call is taken once the buttons go; clicking them again could wait for
-                # a button the page is removing.
-                page.wait_for_selector("#choose-trump .suit-btn", state="detached")
+            if page.locator(TRUMP_BUTTONS).count():
+                page.locator(TRUMP_BUTTONS).first.click()
+                trump_taken(page)
         if all(len(hand_cards(p)) == 13 for p in pages):
             break
         pages[0].wait_for_timeout(100)

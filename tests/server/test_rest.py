@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sqlite3
 from pathlib import Path
 
 import httpx
@@ -132,3 +133,39 @@ async def test_metrics_report_garbage_collector_pauses(server: str) -> None:
     assert after["gen2"]["count"] >= before + 1
     assert after["gen2"]["max_ms"] > 0
     assert set(after) == {"gen0", "gen1", "gen2"}
+
+
+async def test_refused_requests_leave_nothing_behind(tmp_path: Path) -> None:
+    """Bodies the server cannot store or check get a 400, never a 500, and a refused room
+    leaves no half-made room behind (it once answered 500 on every later lookup)."""
+    db = tmp_path / "hokm.db"
+    async with running_server(settings(db)) as url, httpx.AsyncClient(base_url=url) as http:
+        await http.post("/api/guest", json={"name": "Ann"})
+        bodies = [
+            b'{"preset": ""}',  # no preset: the default rules, a real room
+            b'{"rules": {"target_points": 1180591620717411303424}}',
+            b'{"preset": "nope"}',
+            b'{"rules": {"target_points": NaN}}',
+            b'{"preset": "classic\\ud800"}',
+        ]
+        answers = [await http.post("/api/rooms", content=body) for body in bodies]
+        assert [a.status_code for a in answers] == [201, 400, 400, 400, 400]
+        assert [a.json()["code"] for a in answers[1:]] == [
+            "bad_rules",
+            "bad_rules",
+            "bad_json",
+            "bad_json",
+        ]
+        made = answers[0].json()["code"]
+        assert (await http.get(f"/api/rooms/{made}")).json()["rules"]["target_points"] == 7
+        for body in (
+            {"seed": "s", "cards": [1, 2, 3, 4]},
+            {"seed": "s", "cards": [None, None, None, None]},
+            {"seed": "s", "cards": [["AS"], ["ZZ"], [], []]},
+        ):
+            answer = await http.post("/api/verify", json=body)
+            assert answer.status_code == 400 and answer.json()["code"] == "bad_request"
+        answer = await http.post("/api/verify", content=b'{"seed": "\\ud800"}')
+        assert answer.status_code == 400 and answer.json()["code"] == "bad_json"
+    with sqlite3.connect(db) as con:
+        assert con.execute("select code from hokm_rooms").fetchall() == [(made,)]

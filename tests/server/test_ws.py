@@ -97,6 +97,41 @@ async def test_malformed_frames_get_errors_and_change_nothing(server: str) -> No
     await owner.close()
 
 
+async def test_frames_the_server_could_not_store_are_refused(server: str) -> None:
+    """Lone surrogates, integers beyond 64 bits and NaN are refused as bad JSON at the door:
+    once they reached storage, failed to be written and closed every socket of the room."""
+    owner, code = await table_with_bots(server)
+    friend = HokmClient(server, name="Dara")
+    await friend.connect()
+    await friend.join(code)
+    version = (await owner.rest("GET", f"/api/rooms/{code}"))["version"]
+    big = 2**70
+    raws = [
+        '{"type": "chat", "text": "hi\\ud800"}',
+        '{"type": "sit", "seat": 9, "action_id": "\\udc00"}',
+        '{"type": "chat", "text": "x", "ref": "\\ud800"}',
+        '{"type": "ping", "t": NaN}',
+    ]
+    for raw in raws:
+        await friend.send_raw(raw)
+    await friend.wait_for(lambda c: sum(f.get("type") == "error" for f in c.frames) >= 4)
+    assert [f["code"] for f in friend.frames if f.get("type") == "error"] == ["bad_json"] * 4
+    # Integers beyond 64 bits arrive as floats: every integer field refuses them.
+    action = {"type": "play", "card": "AS"}
+    refused = [
+        await friend.request({"type": "action", "version": big, "action": action}, check=False),
+        await owner.request({"type": "set_rules", "rules": {"target_points": big}}, check=False),
+    ]
+    assert [r["type"] for r in refused] == ["error", "error"]
+    pong = await friend.request({"type": "ping", "t": big})  # an echoed float, not a dead writer
+    assert pong["type"] == "pong"
+    assert (await owner.ping())["type"] == "pong"  # nobody was disconnected
+    info = await owner.rest("GET", f"/api/rooms/{code}")
+    assert info["version"] == version
+    await friend.close()
+    await owner.close()
+
+
 async def test_commands_before_join_are_refused(server: str) -> None:
     """A table command outside a room gets not_in_room."""
     async with HokmClient(server, name="X") as client:

@@ -10,7 +10,6 @@ an :class:`~hokm.server.auth.Identity` of kind ``account``. See ``docs/protocol.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,6 +32,7 @@ from hokm.accounts.security import SESSION_COOKIE, Passwords
 from hokm.accounts.service import SESSION_DAYS, AccountService, Session
 from hokm.accounts.store import AccountStore, GameOutcome
 from hokm.engine import RuleSet
+from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, AuthChain, Authenticator, Identity
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
@@ -383,9 +383,9 @@ async def _body(request: Request, *allowed: str) -> dict[str, Any]:
     if len(raw) > MAX_BODY:
         raise InvalidInputError("the body is too large")
     try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInputError("the body is not JSON") from exc
+        data = jsonio.loads(raw) if raw.strip() else {}
+    except jsonio.BadJSON as exc:
+        raise InvalidInputError(f"the body is {exc}") from exc
     if not isinstance(data, dict):
         raise InvalidInputError("the body must be a JSON object")
     unknown = sorted(set(data) - set(allowed))

@@ -7,7 +7,6 @@ Persian message) and changes nothing. See ``docs/protocol.md`` §2.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 import typing
 from typing import Any
@@ -18,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 
 from hokm import __version__
 from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
+from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, Identity, clean_name
 from hokm.server.errors import error_body
 from hokm.server.limits import TokenBucket
@@ -48,8 +48,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = jsonio.loads(raw)
+    except jsonio.BadJSON as exc:
         raise _Refusal(400, "bad_json", str(exc)) from exc
     if not isinstance(data, dict):
         raise _Refusal(400, "bad_json", "the body must be a JSON object")
@@ -201,7 +201,7 @@ async def post_room(request: Request) -> Response:
     if unknown:
         raise _Refusal(400, "bad_request", f"unknown field {unknown[0]!r}")
     rules = _rules_from(data)
-    preset = data.get("preset") if isinstance(data.get("preset"), str) else None
+    preset = data.get("preset") or None  # a string or nothing: _rules_from checked it
     room = await _state(request).rooms.create(identity, rules, preset=preset)
     base = str(request.base_url).rstrip("/")
     return JSONResponse(
@@ -288,7 +288,11 @@ async def post_verify(request: Request) -> Response:
     cards_ok = None
     if data.get("cards") is not None:
         given = data["cards"]
-        if not isinstance(given, list) or len(given) != 4:
+        if (
+            not isinstance(given, list)
+            or len(given) != 4
+            or not all(isinstance(hand, list) for hand in given)
+        ):
             raise _Refusal(400, "bad_request", "cards must be four lists of cards")
         cards_ok = [[str(Card.parse(c)) for c in hand] for hand in given] == cards
     ok = commitment_ok is not False and cards_ok is not False

@@ -861,6 +861,9 @@ class RoomManager:
         self, owner: Identity, rules: RuleSet, *, preset: str | None = None
     ) -> RoomActor:
         """A new room with a fresh code; ``owner`` is its first member and owner."""
+        label = None
+        if preset is not None:  # checked before the room is stored, so a refusal leaves none
+            label = preset if rules == RuleSet.preset(preset) else rules.preset_name()
         rng = secrets.SystemRandom()
         now = time.time()
         for _ in range(50):
@@ -881,7 +884,7 @@ class RoomManager:
             seed_source=seeds,
         )
         if preset is not None:
-            table.preset = preset if rules == RuleSet.preset(preset) else rules.preset_name()
+            table.preset = label
         await self.storage.put_snapshot(code, 0, snapshot_data(table, seeds))
         actor = RoomActor(self, table, seeds, seq=0, snapshot_seq=0)
         self.actors[code] = actor
@@ -901,6 +904,10 @@ class RoomManager:
             if actor is not None:
                 return actor
             if await self.storage.get_room(code) is None:
+                return None
+            if await self.storage.get_snapshot(code) is None:
+                # Its creation failed between storing the room and its first snapshot.
+                log.warning("room %s was never set up; treated as unknown", code)
                 return None
             table, seeds, seq, snap = await self.load_table(code)
             self._loading.pop(code, None)

@@ -30,7 +30,6 @@ five cards with :mod:`hokm.bots.trump`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -57,6 +56,7 @@ from hokm.engine import (
     view_of,
 )
 from hokm.engine.views import result_to_dict
+from hokm.server import jsonio
 
 __all__ = ["advise", "deal_json", "replay", "routes", "trick_reason"]
 
@@ -331,9 +331,9 @@ async def _body(request: Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SimError(f"not JSON: {exc}") from exc
+        data = jsonio.loads(raw)
+    except jsonio.BadJSON as exc:
+        raise SimError(str(exc)) from exc
     if not isinstance(data, dict):
         raise SimError("the body must be a JSON object")
     return data

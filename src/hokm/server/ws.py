@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Mapping
@@ -21,6 +20,7 @@ from urllib.parse import urlsplit
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from hokm.server import jsonio
 from hokm.server.auth import Identity, clean_name
 from hokm.server.errors import MESSAGES, error_frame
 from hokm.server.limits import TokenBucket
@@ -114,11 +114,11 @@ class WsConnection:
                         if last is None:
                             break
                         frames.append(last)
-                    await ws.send_text(_dumps({"type": "batch", "frames": frames}))
+                    await ws.send_text(_encode_batch(frames))
                     if last is None and self.closing is not None and self.outbox.empty():
                         break
                     continue
-                await ws.send_text(_dumps(frame))
+                await ws.send_text(_encode(frame))
         except Exception:  # the peer went away: the reader notices and cleans up
             return
         code, reason = self.closing or (1000, "")
@@ -137,6 +137,25 @@ def _dumps(frame: dict[str, Any]) -> str:
     """Compact UTF-8 JSON (orjson: the same text as ``json.dumps(..., ensure_ascii=False,
     separators=(",", ":"))`` at a fraction of the cost; every outgoing frame goes through it)."""
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _encode(frame: dict[str, Any]) -> str:
+    """``frame`` as text; a frame that cannot be encoded (a server bug: inbound JSON is read
+    strictly, so nothing a client sent can cause it) is logged and replaced by a
+    ``server_error`` answer, so the connection's writer goes on."""
+    try:
+        return _dumps(frame)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        log.exception("an outgoing %r frame could not be encoded", frame.get("type"))
+        ref = frame.get("ref") if isinstance(frame.get("ref"), str) else None
+        return _dumps(error_frame("server_error", ref=ref))
+
+
+def _encode_batch(frames: list[dict[str, Any]]) -> str:
+    try:
+        return _dumps({"type": "batch", "frames": frames})
+    except TypeError:
+        return '{"type":"batch","frames":[' + ",".join(_encode(f) for f in frames) + "]}"
 
 
 class _Refused(Exception):
@@ -199,9 +218,9 @@ class _Session:
         if len(raw) > limit or len(raw.encode()) > limit:
             raise _Refused(error_frame("too_large", f"at most {limit} bytes"))
         try:
-            data = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise _Refused(error_frame("bad_json", str(exc)[:80])) from exc
+            data = jsonio.loads(raw)
+        except jsonio.BadJSON as exc:
+            raise _Refused(error_frame("bad_json", str(exc)[:120])) from exc
         if not isinstance(data, dict):
             raise _Refused(error_frame("bad_json", "a frame is a JSON object"))
         ref = data.get("ref")
@@ -416,7 +435,7 @@ def _translate(reply: dict[str, Any], ref: str | None) -> dict[str, Any]:
 
 def _ref_of(raw: str) -> str | None:
     with contextlib.suppress(Exception):
-        data = json.loads(raw)
+        data = jsonio.loads(raw)
         if isinstance(data, dict) and isinstance(data.get("ref"), str) and len(data["ref"]) <= 64:
             return str(data["ref"])
     return None

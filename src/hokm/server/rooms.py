@@ -38,7 +38,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from hokm.engine import HokmError, RuleSet, action_from_dict, view_of
 from hokm.server.auth import Identity
@@ -56,9 +56,16 @@ from hokm.table import (
     new_code,
 )
 
-__all__ = ["Connection", "Metrics", "RoomActor", "RoomManager", "SeedCounter"]
+__all__ = ["Busy", "Connection", "Metrics", "RoomActor", "RoomManager", "SeedCounter"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+SIDE_QUEUE = 8  # jobs outside the rooms (RoomManager.offload) waiting before more are refused
+
+
+class Busy(Exception):
+    """The bot workers cannot take another job from outside the rooms now."""
+
 
 # Events after which a recipient's game view is attached to the frame (the browser never
 # re-implements the rules: it shows ``game.hand`` and enables ``game.legal``).
@@ -772,6 +779,8 @@ class RoomManager:
         self.game_listeners: list[GameListener] = []
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: concurrent.futures.Executor | None = None
+        self._side_slots: asyncio.Semaphore | None = None
+        self._side_waiting = 0
         self._sweeper: asyncio.Task[None] | None = None
         self._stopping = False
 
@@ -794,6 +803,7 @@ class RoomManager:
                 self._pool.submit(_warm)
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
+        self._side_slots = asyncio.Semaphore(max(1, workers))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
@@ -826,6 +836,26 @@ class RoomManager:
             await asyncio.get_running_loop().run_in_executor(
                 None, lambda: pool.shutdown(wait=True, cancel_futures=True)
             )
+
+    async def offload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (picklable) in the bot workers, off the event loop, for requests
+        outside the rooms (the simulator's hard bot). At most one such job per worker runs at
+        once, so they never crowd out the rooms' bots; :class:`Busy` if more than
+        ``SIDE_QUEUE`` are already waiting."""
+        if self._pool is None or self._side_slots is None:
+            raise Busy("the server is stopping")
+        if self._side_waiting >= SIDE_QUEUE:
+            raise Busy("too many bot requests are waiting")
+        self._side_waiting += 1
+        entered = False
+        try:
+            async with self._side_slots:
+                self._side_waiting -= 1
+                entered = True
+                return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        finally:
+            if not entered:  # cancelled while waiting
+                self._side_waiting -= 1
 
     def think(self, turn: BotTurn, done: Callable[[dict[str, Any] | None], None]) -> None:
         """Compute a bot move; ``done`` gets the action (None on failure). Cheap levels run in

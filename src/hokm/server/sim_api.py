@@ -57,6 +57,7 @@ from hokm.engine import (
 )
 from hokm.engine.views import result_to_dict
 from hokm.server import jsonio
+from hokm.server.rooms import Busy
 
 __all__ = ["advise", "deal_json", "replay", "routes", "trick_reason"]
 
@@ -339,6 +340,24 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+async def _bot_answer(request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    """The cheap levels answer at once; the others (the search bot: up to a second) think in
+    the bot workers, never on the event loop that serves every room."""
+    rooms = request.app.state.hokm.rooms
+    level = data.get("level", "medium")
+    if not isinstance(level, str) or level in rooms.settings.inline_bot_levels:
+        return bot_action(data)
+    try:
+        answer: dict[str, Any] = await rooms.offload(bot_action, data)
+    except Busy as exc:
+        raise _Busy(str(exc)) from exc
+    return answer
+
+
+class _Busy(Exception):
+    pass
+
+
 async def _answer(request: Request, kind: str) -> Response:
     try:
         data = await _body(request)
@@ -350,10 +369,19 @@ async def _answer(request: Request, kind: str) -> Response:
         if kind == "state":
             return JSONResponse(replay(data))
         if kind == "bot":
-            return JSONResponse(bot_action(data))
+            return JSONResponse(await _bot_answer(request, data))
         return JSONResponse(advise(data.get("cards")))
     except (SimError, HokmError) as exc:
         return _error(400, "bad_request", str(exc))
+    except _Busy as exc:
+        return JSONResponse(
+            {
+                "code": "busy",
+                "message": str(exc),
+                "message_fa": "سرور سرگرم است؛ کمی بعد دوباره امتحان کنید",
+            },
+            status_code=503,
+        )
 
 
 async def post_deal(request: Request) -> Response:

@@ -157,6 +157,37 @@ async def test_login_is_rate_limited_per_address(live: Live) -> None:
         assert blocked.status_code == 429
 
 
+async def test_registering_is_rate_limited_per_address(live: Live) -> None:
+    """Five new accounts at once from one address, then one a minute (each costs a 64 MiB
+    hash); another address is not affected. Behind the proxy uvicorn trusts (loopback), the
+    address is the one X-Forwarded-For names."""
+    here = {"X-Forwarded-For": "203.0.113.7"}
+    async with live.http() as http:
+        answers = [
+            await http.post(
+                "/api/accounts/register",
+                json={"username": f"burst{i}", "password": "password-1"},
+                headers=here,
+            )
+            for i in range(6)
+        ]
+        assert [a.status_code for a in answers] == [201] * 5 + [429]
+        assert answers[-1].json()["code"] == "rate_limited"
+        assert int(answers[-1].headers["Retry-After"]) >= 1
+        assert "حساب تازه" in answers[-1].json()["message_fa"]
+        other = await http.post(
+            "/api/accounts/register",
+            json={"username": "elsewhere", "password": "password-1"},
+            headers={"X-Forwarded-For": "203.0.113.8"},
+        )
+        assert other.status_code == 201
+        refused = await http.post(
+            "/api/accounts/login",
+            json={"username": "burst5", "password": "password-1"},
+        )
+        assert refused.status_code == 401  # the refused registration made no account
+
+
 async def test_logout_ends_the_session(live: Live) -> None:
     http = await live.account("leaver")
     token = http.cookies["hokm_session"]

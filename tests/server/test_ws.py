@@ -7,6 +7,7 @@ import json
 import secrets
 from pathlib import Path
 
+import httpx
 import pytest
 import websockets
 
@@ -130,6 +131,28 @@ async def test_frames_the_server_could_not_store_are_refused(server: str) -> Non
     assert info["version"] == version
     await friend.close()
     await owner.close()
+
+
+async def test_new_guests_over_the_socket_share_the_address_limit(server: str) -> None:
+    """A hello without a token makes a guest: it counts against the same per-address limit
+    as POST /api/guest, which it used to bypass (200 guests in 0.4 s)."""
+    url = server.replace("http", "ws") + "/ws"
+    here = {"X-Forwarded-For": "203.0.113.9"}
+    hello = json.dumps({"type": "hello", "protocol": 1, "name": "x"})
+    async with httpx.AsyncClient(base_url=server) as http:
+        for _ in range(29):
+            assert (await http.post("/api/guest", json={"name": "x"}, headers=here)).is_success
+    async with websockets.connect(url, additional_headers=here) as ws:
+        await ws.send(hello)
+        assert json.loads(await ws.recv())["type"] == "welcome"  # the 30th
+    async with websockets.connect(url, additional_headers=here) as ws:
+        await ws.send(hello)
+        bye = json.loads(await ws.recv())
+        assert bye["type"] == "bye" and bye["code"] == 4008
+        with pytest.raises(websockets.ConnectionClosed):
+            await ws.recv()
+    async with HokmClient(server, name="local") as local:  # loopback is exempt
+        assert local.player is not None
 
 
 async def test_commands_before_join_are_refused(server: str) -> None:

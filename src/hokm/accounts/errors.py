@@ -67,14 +67,18 @@ class UsernameTakenError(AccountError):
 
 
 class RateLimitedError(AccountError):
-    """Too many failed logins for this account or this address."""
+    """Too many failed logins (or new accounts) for this account or this address."""
 
     status = 429
     code = "rate_limited"
 
-    def __init__(self, retry_after: float) -> None:
+    def __init__(
+        self, retry_after: float, what: str = "login attempts", *, message_fa: str | None = None
+    ) -> None:
         self.retry_after = max(1, int(retry_after + 0.999))
-        super().__init__(f"too many login attempts; try again in {self.retry_after} s")
+        super().__init__(
+            f"too many {what}; try again in {self.retry_after} s", message_fa=message_fa
+        )
 
 
 class AlreadyQueuedError(AccountError):

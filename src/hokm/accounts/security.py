@@ -34,7 +34,9 @@ import re
 import secrets
 import unicodedata
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -52,6 +54,7 @@ __all__ = [
     "new_session_token",
 ]
 
+T = TypeVar("T")
 SESSION_COOKIE = "hokm_session"
 _USERNAME = re.compile(r"^[\w\-.]{3,24}$")
 _LINK = re.compile(r"(https?:|www\.|\.(com|ir|net|org)\b)", re.IGNORECASE)
@@ -120,11 +123,22 @@ def check_display_name(name: object) -> str:
 class Passwords:
     """argon2id hashing, run off the event loop. Cheap parameters may be given for tests."""
 
-    def __init__(self, *, time_cost: int = 3, memory_cost: int = 65536, parallelism: int = 1):
+    def __init__(
+        self,
+        *,
+        time_cost: int = 3,
+        memory_cost: int = 65536,
+        parallelism: int = 1,
+        at_once: int = 2,
+    ):
         self._hasher = PasswordHasher(
             time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism
         )
         self._dummy: str | None = None
+        # Each hash holds ``memory_cost`` KiB (64 MiB) while it runs: at most ``at_once`` run
+        # together, so a burst of logins or registrations waits instead of filling memory.
+        self._at_once = at_once
+        self._slots: asyncio.Semaphore | None = None
 
     def hash_sync(self, password: str) -> str:
         return str(self._hasher.hash(password))
@@ -149,11 +163,17 @@ class Passwords:
     def needs_rehash(self, stored: str) -> bool:
         return bool(self._hasher.check_needs_rehash(stored))
 
+    async def _in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self._at_once)
+        async with self._slots:
+            return await asyncio.to_thread(fn, *args)
+
     async def hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hash_sync, password)
+        return await self._in_thread(self.hash_sync, password)
 
     async def verify(self, stored: str | None, password: str) -> bool:
-        return await asyncio.to_thread(self.verify_sync, stored, password)
+        return await self._in_thread(self.verify_sync, stored, password)
 
 
 @dataclass

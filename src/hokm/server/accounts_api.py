@@ -25,6 +25,7 @@ from hokm.accounts.errors import (
     InvalidInputError,
     NotAuthenticatedError,
     NotFoundError,
+    RateLimitedError,
 )
 from hokm.accounts.matchmaking import Match, MatchmakingConfig, QuickMatchQueue
 from hokm.accounts.rating import PROVISIONAL_GAMES, Tier
@@ -34,6 +35,7 @@ from hokm.accounts.store import AccountStore, GameOutcome
 from hokm.engine import RuleSet
 from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, AuthChain, Authenticator, Identity
+from hokm.server.limits import AddressLimits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
 
@@ -278,6 +280,10 @@ class AccountsState:
     service: AccountService
     quick: QuickMatch
     secure_cookies: bool | None = None  # None: when the request is https
+    # New accounts per client address: 5 at once, then one a minute (docs/protocol.md §8).
+    registrations: AddressLimits = field(
+        default_factory=lambda: AddressLimits(rate=1 / 60, burst=5)
+    )
 
     async def on_room_game(self, actor: Any, result: GameResult, game_id: str) -> None:
         """The room manager's game listener: a room's game ended (stored already)."""
@@ -442,6 +448,13 @@ def _player(identity: Identity) -> dict[str, str]:
 async def register(request: Request) -> Response:
     """Create an account; a guest calling it becomes the account and keeps its history."""
     data = await _body(request, "username", "password", "name")
+    accounts = _accounts(request)
+    if not accounts.registrations.allow(request.client.host if request.client else None):
+        raise RateLimitedError(
+            60,
+            "new accounts from this address",
+            message_fa="حساب تازه از این نشانی بیش از حد؛ کمی بعد دوباره امتحان کنید",
+        )
     current = await _identity(request)
     guest = current if current is not None and current.kind == "guest" else None
     service = _accounts(request).service

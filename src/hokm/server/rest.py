@@ -7,7 +7,6 @@ Persian message) and changes nothing. See ``docs/protocol.md`` §2.
 from __future__ import annotations
 
 import dataclasses
-import time
 import typing
 from typing import Any
 
@@ -20,7 +19,6 @@ from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_comm
 from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, Identity, clean_name
 from hokm.server.errors import error_body
-from hokm.server.limits import TokenBucket
 from hokm.server.state import ServerState
 from hokm.table.chat import EMOJI, PHRASES
 from hokm.table.codes import is_code, normalize_code
@@ -88,38 +86,9 @@ def _with_cookie(response: Response, token: str, request: Request) -> Response:
     return response
 
 
-class _AddressLimits:
-    """Creating guests and rooms is rate-limited per client address (a token bucket each).
-
-    >>> limits = _AddressLimits(rate=0.0, burst=2)
-    >>> [limits.allow("10.0.0.1") for _ in range(3)], limits.allow("10.0.0.2")
-    ([True, True, False], True)
-    """
-
-    def __init__(self, *, rate: float = 0.5, burst: float = 30.0, keep: int = 10_000) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.keep = keep
-        self.buckets: dict[str, TokenBucket] = {}
-
-    def allow(self, address: str) -> bool:
-        bucket = self.buckets.get(address)
-        if bucket is None:
-            if len(self.buckets) >= self.keep:
-                self.buckets.clear()
-            bucket = self.buckets[address] = TokenBucket(rate=self.rate, burst=self.burst)
-        return bucket.take(time.monotonic())
-
-
-_CREATION = _AddressLimits()
-_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
-
-
 def _limit(request: Request) -> None:
-    address = request.client.host if request.client is not None else "?"
-    if address in _LOOPBACK:  # this machine: scripts, benchmarks, tests (or a proxy without
-        return  # X-Forwarded-For; with it, uvicorn reports the real client address)
-    if not _CREATION.allow(address):
+    address = request.client.host if request.client is not None else None
+    if not _state(request).creations.allow(address):
         raise _Refusal(429, "rate_limited", "too many new guests or rooms from this address")
 
 

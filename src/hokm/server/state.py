@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from hokm.server.limits import AddressLimits
 from hokm.storage import SqlStorage
 from hokm.table import TableConfig
 
@@ -55,3 +56,6 @@ class ServerState:
     auth: AuthChain
     guests: GuestAuthenticator
     rooms: RoomManager
+    # New guests (REST and WebSocket hello) and rooms, per client address: 30 at once, then
+    # one every 2 seconds (docs/protocol.md §8).
+    creations: AddressLimits = field(default_factory=lambda: AddressLimits(rate=0.5, burst=30))

@@ -269,6 +269,10 @@ class _Session:
             return None
         identity = await self.state.auth.identify(self.websocket.cookies, token)
         if identity is None:
+            client = self.websocket.client
+            if not self.state.creations.allow(client.host if client is not None else None):
+                await self._close(4008, "rate_limited", "too many new guests from this address")
+                return None
             identity, token = await self.state.guests.create(name or "مهمان")
         elif name is not None and name != identity.name and identity.kind == "guest":
             identity = await self.state.guests.rename(identity, name)

@@ -138,6 +138,34 @@ def test_a_full_room_refuses_more_members(clock: Clock) -> None:
     table = make_table(clock, config=TableConfig(max_members=2))
     join(table, clock, "bob")
     err(table.handle("cy", {"type": "join", "name": "Cy"}, clock.now), "table_full")
+    table.disconnect("ann", clock.now)  # the owner stays a member while away
+    err(table.handle("cy", {"type": "join", "name": "Cy"}, clock.now), "table_full")
+
+
+def test_a_full_room_drops_a_spectator_who_went_away(clock: Clock) -> None:
+    """Members leave only by ``leave``: closed tabs must not fill the room for good. A new
+    member takes the place of the first spectator who is gone (never a seated player or the
+    owner); that spectator joins again on return if there is room."""
+    from hokm.table import TableConfig
+
+    table = make_table(clock, config=TableConfig(max_members=4))
+    join(table, clock, "bob", seat=1)
+    join(table, clock, "cy")
+    join(table, clock, "dee")
+    table.disconnect("bob", clock.now)  # seated: keeps their place
+    table.disconnect("cy", clock.now)
+    table.disconnect("dee", clock.now)
+    out = ok(table.handle("eve", {"type": "join", "name": "Eve"}, clock.now))
+    assert [(e.kind, e.data["player"]) for e in out.events] == [
+        ("member_left", "cy"),
+        ("member_joined", "eve"),
+    ]
+    assert set(table.members) == {"ann", "bob", "dee", "eve"}
+    table.connect("eve", clock.now)
+    ok(table.handle("cy", {"type": "join", "name": "Cy"}, clock.now))  # dee makes room
+    assert set(table.members) == {"ann", "bob", "eve", "cy"}
+    table.connect("cy", clock.now)
+    err(table.handle("dee", {"type": "join", "name": "Dee"}, clock.now), "table_full")
 
 
 def test_an_absent_owner_hands_the_room_on_outside_a_game(clock: Clock) -> None:

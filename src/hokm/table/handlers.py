@@ -67,7 +67,23 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
             table._emit("member_renamed", {"player": player, "name": cmd.name})
         return
     if len(table.members) >= table.config.max_members:
-        raise TableError("table_full", "this table is full")
+        # Make room by dropping the longest-standing spectator who has gone away (a member
+        # leaves only by ``leave``, so closed tabs would otherwise fill the room for good);
+        # they join again when they come back, if there is room then.
+        gone = next(
+            (
+                m.player
+                for m in table.members.values()
+                if not m.is_connected
+                and m.player != table.owner
+                and table.seat_of(m.player) is None
+            ),
+            None,
+        )
+        if gone is None:
+            raise TableError("table_full", "this table is full")
+        del table.members[gone]
+        table._emit("member_left", {"player": gone, "seat": None, "forfeit": False})
     table.members[player] = Member(player, cmd.name)
     table._emit("member_joined", {"player": player, "name": cmd.name})
     if table.owner is None:

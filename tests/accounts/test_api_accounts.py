@@ -96,6 +96,47 @@ async def test_bad_registrations_are_refused_and_change_nothing(live: Live) -> N
         assert again.status_code == 409 and again.json()["code"] == "username_taken"
 
 
+async def test_look_alike_usernames_and_unshowable_names_are_refused(live: Live) -> None:
+    """Nobody can register a name that looks like another's (a Greek letter among Latin ones,
+    fullwidth letters), and account names follow the guests' rule: no links, no phone numbers."""
+    async with live.http() as http:
+        made = await http.post(
+            "/api/accounts/register", json={"username": "user7860", "password": "password-1"}
+        )
+        assert made.status_code == 201
+    for username in ("\u03c5ser7860", "\uff55ser7860", "\u01c5ser7860"):
+        async with live.http() as http:
+            answer = await http.post(
+                "/api/accounts/register", json={"username": username, "password": "password-1"}
+            )
+            assert answer.status_code == 400, username
+            assert answer.json()["code"] == "invalid_input" and answer.json()["message_fa"]
+    async with live.http() as http:  # the fullwidth spelling finds the plain account
+        login = await http.post(
+            "/api/accounts/login", json={"username": "\uff55ser7860", "password": "password-1"}
+        )
+        assert login.status_code == 200
+    for name in ("t.me/joinme", "call 09121234567", "insta www.example.ir"):
+        async with live.http() as http:
+            answer = await http.post(
+                "/api/accounts/register",
+                json={"username": "fresh_one", "password": "password-1", "name": name},
+            )
+            assert answer.status_code == 400 and "پیوند" in answer.json()["message_fa"], name
+    async with live.http() as http:
+        phone_as_name = await http.post(
+            "/api/accounts/register", json={"username": "09121234567", "password": "password-1"}
+        )
+        assert phone_as_name.status_code == 400  # it would be shown as the display name
+    http = await live.account("namecheck")
+    for name in ("t.me/joinme", "09121234567"):
+        answer = await http.patch("/api/accounts/me", json={"name": name})
+        assert answer.status_code == 400, name
+    assert (await http.patch("/api/accounts/me", json={"name": "نیما"})).status_code == 200
+    assert (await http.get("/api/me")).json()["player"]["name"] == "نیما"
+    await http.aclose()
+
+
 async def test_wrong_password_and_unknown_user_get_the_same_answer(live: Live) -> None:
     await (await live.account("real_user")).aclose()
     async with live.http() as http:

@@ -69,8 +69,31 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _script(ch: str) -> str | None:
+    """The script of a letter, from its Unicode name ('LATIN', 'ARABIC', 'GREEK', …)."""
+    if not unicodedata.category(ch).startswith("L"):
+        return None
+    return unicodedata.name(ch, "?").split(" ")[0]
+
+
 def check_username(name: object) -> str:
-    """3–24 letters (any script), digits, ``_ - .``; compared case-insensitively."""
+    """3–24 letters of one script, digits, ``_ - .``; compared case-insensitively.
+
+    Look-alikes of a name are refused so that nobody can pass for somebody else: letters of
+    two scripts (a Greek ``υ`` among Latin letters), and compatibility forms (fullwidth
+    ``ｕ``, the ligature ``ǅ``), which are not their plain form.
+
+    >>> check_username("سارا_۱۴")
+    'سارا_۱۴'
+    >>> check_username("υser7")
+    Traceback (most recent call last):
+    ...
+    hokm.accounts.errors.InvalidInputError: a username's letters must all be of one script
+    >>> check_username("ｕser7")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hokm.accounts.errors.InvalidInputError: a username may not use compatibility forms...
+    """
     if not isinstance(name, str):
         raise InvalidInputError("username must be a string")
     name = unicodedata.normalize("NFC", name.strip())
@@ -79,12 +102,24 @@ def check_username(name: object) -> str:
             "a username has 3–24 characters: letters, digits, '_', '-' or '.'",
             message_fa="نام کاربری باید ۳ تا ۲۴ نویسه باشد: حرف، رقم و نشانه‌های _ و - و .",
         )
+    if unicodedata.normalize("NFKC", name) != name:
+        raise InvalidInputError(
+            "a username may not use compatibility forms of letters or digits"
+            " (fullwidth, ligatures)",
+            message_fa="نام کاربری نباید شکل‌های جایگزین حرف یا رقم (تمام‌عرض، ترکیبی) داشته باشد",
+        )
+    if len({s for s in map(_script, name) if s is not None}) > 1:
+        raise InvalidInputError(
+            "a username's letters must all be of one script",
+            message_fa="همهٔ حرف‌های نام کاربری باید از یک خط باشند (مثلاً همه فارسی یا همه لاتین)",
+        )
     return name
 
 
 def username_key(name: str) -> str:
-    """The unique, case-insensitive form of a username."""
-    return unicodedata.normalize("NFC", name.strip()).casefold()
+    """The unique, case-insensitive form of a username (NFKC case folding: a name typed
+    with fullwidth letters at login finds its plain account)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name.strip()).casefold())
 
 
 def check_password(password: object) -> str:

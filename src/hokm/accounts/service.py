@@ -50,11 +50,19 @@ class AccountService:
         passwords: Passwords | None = None,
         limiter: LoginLimiter | None = None,
         clock: Callable[[], float] = time.time,
+        names: Callable[[str], str] | None = None,
     ) -> None:
         self.store = store
         self.passwords = passwords or Passwords()
         self.limiter = limiter or LoginLimiter()
         self.clock = clock
+        # A further check of display names, after check_display_name: the server's rule for
+        # every name shown at a table (no links, no phone numbers); raises InvalidInputError.
+        self.names = names
+
+    def _display(self, name: object) -> str:
+        display = check_display_name(name)
+        return self.names(display) if self.names is not None else display
 
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -77,7 +85,7 @@ class AccountService:
         """A new account (a guest's id, history and name are kept) and a session for it."""
         user = check_username(username)
         secret = check_password(password)
-        display = check_display_name(name) if name is not None else (guest_name or user)
+        display = self._display(name if name is not None else (guest_name or user))
         stored = await self.passwords.hash(secret)
         player_id = await self.store.create_account(
             username=user, password_hash=stored, name=display, player_id=guest_id
@@ -134,7 +142,7 @@ class AccountService:
         await self.store.delete_sessions(player_id=player_id, keep=keep)
 
     async def set_name(self, player_id: str, name: object) -> str:
-        display = check_display_name(name)
+        display = self._display(name)
         await self.store.set_name(player_id, display)
         return display
 

@@ -34,7 +34,7 @@ from hokm.accounts.service import SESSION_DAYS, AccountService, Session
 from hokm.accounts.store import AccountStore, GameOutcome
 from hokm.engine import RuleSet
 from hokm.server import jsonio
-from hokm.server.auth import COOKIE_NAME, AuthChain, Authenticator, Identity
+from hokm.server.auth import COOKIE_NAME, AuthChain, Authenticator, Identity, clean_name
 from hokm.server.limits import AddressLimits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
@@ -334,9 +334,30 @@ async def install(
     return state
 
 
+def account_name(name: str) -> str:
+    """An account's display name follows the rule of every name shown at a table
+    (:func:`hokm.server.auth.clean_name`: no links, no phone numbers), as guests' names do.
+
+    >>> account_name("سارا")
+    'سارا'
+    >>> account_name("call 09121234567")
+    Traceback (most recent call last):
+    ...
+    hokm.accounts.errors.InvalidInputError: a name may not contain a phone number
+    """
+    try:
+        return clean_name(name)
+    except ValueError as exc:
+        raise InvalidInputError(
+            str(exc), message_fa="نام نباید پیوند، شمارهٔ تلفن یا نویسهٔ کنترلی داشته باشد"
+        ) from exc
+
+
 async def setup(server: ServerState) -> AccountsState:
     """The server's plugin hook (``hokm.server.app``): accounts on the server's storage."""
-    service = AccountService(AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS))
+    service = AccountService(
+        AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS), names=account_name
+    )
     state = await install(server.auth, service, start_match=RoomStarter(server.rooms))
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:

@@ -129,6 +129,39 @@ def test_during_a_hand_only_presets_and_emoji(clock: Clock) -> None:
     assert reply["reason"] == "unknown_phrase"
 
 
+def test_emoji_during_a_hand_carry_nothing_but_the_emoji(clock: Clock) -> None:
+    """Spacing and invisible variation selectors once let partners spell out a hand in
+    'emoji only' messages of up to 200 characters: the emoji are now delivered in their
+    canonical form, at most three a message."""
+    table = one_human_table(clock)
+    out = ok(table.handle("ann", {"type": "chat", "text": "👍 \ufe0f  ❤"}, clock.now))
+    frame = table.render(out.events[0], None)
+    assert frame is not None and frame["text"] == "👍❤️"
+    clock.advance(11)
+    reply = err(
+        table.handle("ann", {"type": "chat", "text": "👍 👍 👍 👍"}, clock.now), "chat_rejected"
+    )
+    assert reply["reason"] == "too_many_emoji" and "۳" in reply["message_fa"]
+    reply = err(
+        table.handle("ann", {"type": "chat", "text": "👍\u200b"}, clock.now), "chat_rejected"
+    )
+    assert reply["reason"] == "preset_only"
+
+
+def test_invisible_format_characters_are_dropped_from_free_text(clock: Clock) -> None:
+    """Direction overrides, zero-width spaces and soft hyphens can make a message read as
+    something else; they are removed. The zero-width non-joiner of Persian words stays."""
+    table = make_table(clock)
+    text = "\u202eسلام\u2066 می\u200cروم\u200b\u00ad!"
+    out = ok(table.handle("ann", {"type": "chat", "text": text}, clock.now))
+    frame = table.render(out.events[0], "ann")
+    assert frame is not None and frame["text"] == "سلام می\u200cروم!"
+    reply = err(
+        table.handle("ann", {"type": "chat", "text": "\u200b\u202e"}, clock.now), "chat_rejected"
+    )
+    assert reply["reason"] == "empty"
+
+
 def test_links_are_refused_in_the_lobby_too(clock: Clock) -> None:
     table = make_table(clock)
     reply = err(

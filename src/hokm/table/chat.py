@@ -86,16 +86,16 @@ EMOJI: tuple[str, ...] = (
     "👋",
     "💪",
 )
-_EMOJI_BARE = sorted(
-    {unicodedata.normalize("NFC", e).replace("\ufe0f", "") for e in EMOJI}, key=len, reverse=True
-)
+_EMOJI_CANONICAL = {unicodedata.normalize("NFC", e).replace("\ufe0f", ""): e for e in EMOJI}
+_EMOJI_BARE = sorted(_EMOJI_CANONICAL, key=len, reverse=True)
+MAX_HAND_EMOJI = 3  # emoji in one message during a hand
 
 
 @dataclass(frozen=True, slots=True)
 class ChatRejection:
     """Why a message was not delivered: a stable ``code`` and a reason in both languages."""
 
-    code: str  # empty | too_long | preset_only | link | phone | flood | unknown_phrase
+    code: str  # empty | too_long | preset_only | too_many_emoji | link | phone | flood | …
     message: str
     message_fa: str
 
@@ -114,6 +114,10 @@ _REJECT = {
     "phone": ("phone numbers are not allowed in chat", "فرستادن شماره تلفن در گفتگو مجاز نیست"),
     "flood": ("too many messages; wait a few seconds", "پیام‌ها زیاد است؛ چند ثانیه صبر کنید"),
     "unknown_phrase": ("no such preset phrase", "چنین جمله‌ی آماده‌ای وجود ندارد"),
+    "too_many_emoji": (
+        "during a hand a message holds at most 3 emoji",
+        "در طول دست هر پیام حداکثر ۳ ایموجی دارد",
+    ),
 }
 
 
@@ -208,19 +212,70 @@ def find_phone(text: str) -> bool:
     return sum(ch.isdigit() for ch in norm) >= 9
 
 
-def is_emoji_only(text: str) -> bool:
-    """True if ``text`` is one or more of the allowed :data:`EMOJI` (spaces allowed)."""
+def emoji_sequence(text: str) -> list[str] | None:
+    """The allowed :data:`EMOJI` that ``text`` is made of, in their canonical form (spaces
+    and emoji variation selectors ignored), or None if it holds anything else.
+
+    >>> emoji_sequence(" 👍 ❤ ")
+    ['👍', '❤️']
+    >>> emoji_sequence("👍 ok") is None
+    True
+    """
     rest = unicodedata.normalize("NFC", text).replace(" ", "").replace("\ufe0f", "")
     if not rest:
-        return False
+        return None
+    found: list[str] = []
     while rest:  # longest-first greedy match over the allowed emoji
         for emoji in _EMOJI_BARE:
             if rest.startswith(emoji):
                 rest = rest[len(emoji) :]
+                found.append(_EMOJI_CANONICAL[emoji])
                 break
         else:
-            return False
-    return True
+            return None
+    return found
+
+
+def is_emoji_only(text: str) -> bool:
+    """True if ``text`` is one or more of the allowed :data:`EMOJI` (spaces allowed)."""
+    return emoji_sequence(text) is not None
+
+
+def _visible(text: str) -> str:
+    """``text`` without invisible format characters (direction overrides and isolates,
+    zero-width spaces, soft hyphens), which can disguise what a message says. The zero-width
+    non-joiner and joiner stay: Persian words and emoji need them."""
+    return "".join(
+        ch for ch in text if ch in "\u200c\u200d" or unicodedata.category(ch) != "Cf"
+    ).strip()
+
+
+def chat_text(text: str, *, free_text: bool) -> str | ChatRejection:
+    """The text to deliver for ``text``, or why it may not be delivered now.
+
+    Free text loses its invisible format characters. During a hand (``free_text`` False) a
+    message is 1 to :data:`MAX_HAND_EMOJI` allowed emoji, delivered in their canonical form,
+    so no spacing or invisible characters can carry a message of their own.
+
+    >>> chat_text("سلام\u202e!", free_text=True)
+    'سلام!'
+    >>> chat_text(" 👍  👍", free_text=False)
+    '👍👍'
+    >>> chat_text("👍 " * 4, free_text=False).code
+    'too_many_emoji'
+    """
+    if len(text.strip()) > MAX_CHAT_CHARS:
+        return rejection("too_long")
+    if not free_text:
+        emoji = emoji_sequence(text)
+        if emoji is None:
+            return rejection("empty" if not _visible(text) else "preset_only")
+        if len(emoji) > MAX_HAND_EMOJI:
+            return rejection("too_many_emoji")
+        return "".join(emoji)
+    shown = _visible(text)
+    problem = check_text(shown, free_text=True)
+    return shown if problem is None else problem
 
 
 def check_text(text: str, *, free_text: bool) -> ChatRejection | None:
@@ -230,8 +285,12 @@ def check_text(text: str, *, free_text: bool) -> ChatRejection | None:
         return rejection("empty")
     if len(stripped) > MAX_CHAT_CHARS:
         return rejection("too_long")
-    if not free_text and not is_emoji_only(stripped):
-        return rejection("preset_only")
+    if not free_text:
+        emoji = emoji_sequence(stripped)
+        if emoji is None:
+            return rejection("preset_only")
+        if len(emoji) > MAX_HAND_EMOJI:
+            return rejection("too_many_emoji")
     if find_link(stripped):
         return rejection("link")
     if find_phone(stripped):

@@ -28,7 +28,7 @@ from hokm.engine import (
     WrongPhaseError,
     action_from_dict,
 )
-from hokm.table.chat import PHRASES, check_text, rejection
+from hokm.table.chat import PHRASES, ChatRejection, chat_text, rejection
 from hokm.table.commands import Command
 from hokm.table.errors import TableError
 from hokm.table.model import Member, SeatSlot
@@ -264,10 +264,10 @@ def cmd_chat(table: Table, player: str, cmd: Command, now: float) -> None:
         text = None
     else:
         assert text is not None
-        problem = check_text(text, free_text=not table.in_hand)
-        if problem is not None:
-            raise chat_rejected(problem.code)
-        text = text.strip()
+        shown = chat_text(text, free_text=not table.in_hand)
+        if isinstance(shown, ChatRejection):
+            raise chat_rejected(shown.code)
+        text = shown
     message = {
         "player": player,
         "name": table.members[player].name,

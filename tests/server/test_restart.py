@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -76,5 +79,51 @@ async def test_kill_and_clean_restart_mid_hand(tmp_path: Path) -> None:
         assert len(first_hand["plays"]) >= 7 * 4 - 3
         for client in (owner, owner2, owner3):
             await client.close()
+    finally:
+        server.stop()
+
+
+def _children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+async def test_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
+    """kill -9 of the server process alone (not its group): its bot workers exit too."""
+    server = ServerProcess(tmp_path / "hokm.db", "--bot-workers", "2")
+    try:
+        await server.start()
+        assert server.proc is not None
+        workers: set[int] = set()
+        for _ in range(100):  # the pool starts its workers at start-up
+            workers = _children(server.proc.pid)
+            if len(workers) >= 2:
+                break
+            await asyncio.sleep(0.1)
+        assert len(workers) >= 2, workers
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(10)
+        for _ in range(100):
+            if not any(_alive(pid) for pid in workers):
+                break
+            await asyncio.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)]
     finally:
         server.stop()

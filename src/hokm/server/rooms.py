@@ -33,7 +33,9 @@ import gc
 import hashlib
 import hmac
 import logging
+import os
 import secrets
+import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -625,6 +627,19 @@ def _warm() -> None:
     early_value_model()
 
 
+def _worker_start(parent: int) -> None:
+    """Worker start-up: exit when the server process is gone. Killed with ``kill -9`` the
+    server runs no shutdown code, and a worker waiting for work would live on as an orphan."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="hokm-parent-watch", daemon=True).start()
+    _warm()
+
+
 def _think(turn: BotTurn) -> dict[str, Any]:
     """Run in a worker: the bot's action for ``turn``, as JSON."""
     return choose_bot_action(turn).to_dict()
@@ -796,7 +811,7 @@ class RoomManager:
 
             context = multiprocessing.get_context("spawn")
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                workers, mp_context=context, initializer=_warm
+                workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
             )
             # Start the workers now (they import the bots), not at the first bot move.
             for _ in range(workers):

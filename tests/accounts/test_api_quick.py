@@ -177,12 +177,36 @@ async def test_the_queue_waits_for_close_ratings_and_widens(live: Live) -> None:
         await p.post("/api/quick/join")
     assert {(await p.get("/api/quick/status")).json()["state"] for p in people} == {"waiting"}
     quick = live.accounts.quick
-    quick.clock = lambda: time.time() + 200
     try:
-        states = [(await p.get("/api/quick/status")).json() for p in people]
+        for later in range(10, 201, 10):  # 200 s of waiting, everyone polling
+            quick.clock = lambda later=later: time.time() + later
+            states = [(await p.get("/api/quick/status")).json() for p in people]
+            if {s["state"] for s in states} == {"matched"}:
+                break
     finally:
         quick.clock = time.time
     assert {s["state"] for s in states} == {"matched"}
+    assert later > 100  # 40 − 25 = 15 apart: a gap of 15 needs 120 s
+
+
+async def test_players_who_log_out_or_stop_asking_leave_the_queue(live: Live) -> None:
+    """Nobody is matched with ghosts: logging out leaves the queue, and a player who has not
+    asked for their status for 15 s (a closed tab) is dropped from it."""
+    people = await _accounts(live, "ghost")
+    for p in people[:3]:
+        assert (await p.post("/api/quick/join")).json()["state"] == "waiting"
+    assert (await people[0].post("/api/accounts/logout")).status_code == 200
+    assert (await people[1].get("/api/quick/status")).json()["queue_size"] == 2
+    quick = live.accounts.quick
+    quick.clock = lambda: time.time() + 16  # people[2] closed the tab: no more polls
+    try:
+        assert (await people[1].get("/api/quick/status")).json()["queue_size"] == 1
+        assert (await people[3].post("/api/quick/join")).json()["state"] == "waiting"
+        assert (await people[2].get("/api/quick/status")).json() == {"state": "idle"}
+    finally:
+        quick.clock = time.time
+    for p in people[1:]:
+        await p.post("/api/quick/leave")
 
 
 def _set_mu(live: Live, player: str, mu: float) -> Any:

@@ -5,7 +5,11 @@ import pytest
 from hokm.accounts.errors import AlreadyQueuedError, InvalidInputError, NotQueuedError
 from hokm.accounts.matchmaking import MatchmakingConfig, QuickMatchQueue
 
-CONFIG = MatchmakingConfig(base_gap=2.0, widen_per_second=0.1, bot_offer_seconds=60)
+# Players here never go away (touching them at every tick would only add noise); the last test
+# is about those who do.
+CONFIG = MatchmakingConfig(
+    base_gap=2.0, widen_per_second=0.1, bot_offer_seconds=60, stale_seconds=float("inf")
+)
 
 
 def queue_with(ratings: dict[str, float], now: float = 0.0) -> QuickMatchQueue:
@@ -101,3 +105,17 @@ def test_bad_config_is_refused() -> None:
         MatchmakingConfig(base_gap=-1)
     with pytest.raises(InvalidInputError):
         MatchmakingConfig(base_gap=5, max_gap=1)
+
+
+def test_players_who_stop_asking_are_dropped_before_matching() -> None:
+    queue = QuickMatchQueue(MatchmakingConfig(base_gap=2.0, stale_seconds=15.0))
+    for player in "abc":
+        queue.join(player, 25, now=0.0)
+    queue.touch("a", now=14.0)
+    queue.touch("b", now=14.0)
+    queue.join("d", 25, now=14.0)
+    assert queue.tick(now=16.0) == []  # c has not asked since 0: gone, not matched
+    assert "c" not in queue and len(queue) == 3
+    queue.join("e", 25, now=16.0)
+    (match,) = queue.tick(now=16.0)
+    assert sorted(match.humans) == ["a", "b", "d", "e"]

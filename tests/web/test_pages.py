@@ -124,6 +124,14 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#profile")
     assert "parisa_web" in page.inner_text("#profile")
     shot(page, "phone-profile")
+    # Logging out while waiting leaves the queue: no frozen counter on the page, and the
+    # server no longer counts the player.
+    page.goto("/")
+    page.click("#quick")
+    page.wait_for_selector("#quick-wait")
+    page.click("#logout")
+    page.wait_for_selector("#login-box")
+    assert page.query_selector("#quick-wait") is None
 
 
 def test_rules_advisor_and_four_colour_deck(new_page: Callable[..., Page]) -> None:

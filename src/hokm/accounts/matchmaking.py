@@ -11,6 +11,8 @@ choose to play with bots instead; such a game is not rated. Quick games use ``pl
 []
 >>> queue.status("a", now=1.0).bots_offered
 False
+>>> for name in "abcd":       # waiting players keep asking for their status (see below)
+...     queue.touch(name, now=200.0)
 >>> [m.players for m in queue.tick(now=200.0)]   # the accepted gap has widened
 [('b', 'c', 'a', 'd')]
 >>> queue.join("e", 25.0, now=200.0)
@@ -21,6 +23,13 @@ hokm.accounts.errors.InvalidInputError: bots are offered after 60 s of waiting; 
 >>> match = queue.play_with_bots("e", now=260.0)
 >>> match.players, match.rated
 (('e', None, None, None), False)
+
+A player who has not asked for their status (:meth:`QuickMatchQueue.touch`) for
+``stale_seconds`` has gone, and is dropped at the next tick rather than matched as a ghost:
+
+>>> queue.join("f", 25.0, now=300.0)
+>>> queue.tick(now=316.0), "f" in queue
+([], False)
 """
 
 from __future__ import annotations
@@ -44,9 +53,12 @@ class MatchmakingConfig:
     widen_per_second: float = 0.1  # added per second of waiting
     max_gap: float = math.inf  # the gap never exceeds this
     bot_offer_seconds: float = 60.0  # after this long a player may choose bots
+    # A waiting player who has not asked for their status this long has gone (closed the
+    # page, lost the network): they leave the queue instead of being matched as a ghost.
+    stale_seconds: float = 15.0
 
     def __post_init__(self) -> None:
-        for name in ("base_gap", "widen_per_second", "bot_offer_seconds"):
+        for name in ("base_gap", "widen_per_second", "bot_offer_seconds", "stale_seconds"):
             value = getattr(self, name)
             if not value >= 0:
                 raise InvalidInputError(f"{name} must be ≥ 0, not {value!r}")
@@ -96,6 +108,7 @@ class _Entry:
     rating: float
     joined: float
     order: int
+    seen: float  # when the player last joined or asked for their status
 
 
 @dataclass
@@ -118,11 +131,26 @@ class QuickMatchQueue:
         if not math.isfinite(rating):
             raise InvalidInputError("rating must be a finite number")
         self._counter += 1
-        self._entries[player] = _Entry(player, float(rating), now, self._counter)
+        self._entries[player] = _Entry(player, float(rating), now, self._counter, now)
 
     def leave(self, player: str) -> None:
         if self._entries.pop(player, None) is None:
             raise NotQueuedError("not waiting for a quick game")
+
+    def touch(self, player: str, *, now: float) -> None:
+        """The player is still there (they asked for their status)."""
+        entry = self._entries.get(player)
+        if entry is not None:
+            entry.seen = max(entry.seen, now)
+
+    def drop_gone(self, *, now: float) -> list[str]:
+        """Remove the players not seen for ``stale_seconds``; who they were."""
+        gone = [
+            e.player for e in self._entries.values() if now - e.seen > self.config.stale_seconds
+        ]
+        for player in gone:
+            del self._entries[player]
+        return gone
 
     def status(self, player: str, *, now: float) -> QueueStatus:
         entry = self._entry(player)
@@ -147,7 +175,9 @@ class QuickMatchQueue:
         return Match((player, None, None, None), rated=False)
 
     def tick(self, *, now: float) -> list[Match]:
-        """Form every match of four humans possible now, longest-waiting players first."""
+        """Drop the players who have gone (:meth:`drop_gone`), then form every match of four
+        humans possible now, longest-waiting players first."""
+        self.drop_gone(now=now)
         matches: list[Match] = []
         while (group := self._best_group(now)) is not None:
             for entry in group:

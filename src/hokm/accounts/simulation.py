@@ -78,7 +78,7 @@ def simulate(
     ratings = {p: Rating() for p in skill}
     wins = dict.fromkeys(skill, 0)
     log: list[RatedGame] = []
-    queue = QuickMatchQueue(MatchmakingConfig())
+    queue = QuickMatchQueue(MatchmakingConfig(stale_seconds=math.inf))  # nobody walks away
     now, played = 0.0, 0
     while played < games:
         for p in skill:  # every idle player queues, in a random order

@@ -10,6 +10,7 @@ an :class:`~hokm.server.auth.Identity` of kind ``account``. See ``docs/protocol.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -25,6 +26,7 @@ from hokm.accounts.errors import (
     InvalidInputError,
     NotAuthenticatedError,
     NotFoundError,
+    NotQueuedError,
     RateLimitedError,
 )
 from hokm.accounts.matchmaking import Match, MatchmakingConfig, QuickMatchQueue
@@ -143,6 +145,7 @@ class QuickMatch:
 
     async def status(self, identity: Identity) -> dict[str, Any]:
         async with self.lock:
+            self.queue.touch(identity.id, now=self.clock())
             await self._tick()
             return self._status(identity.id)
 
@@ -160,6 +163,8 @@ class QuickMatch:
         return {"state": "idle"}
 
     async def _tick(self) -> None:
+        for player in self.queue.drop_gone(now=self.clock()):
+            self.identities.pop(player, None)
         for match in self.queue.tick(now=self.clock()):
             await self._start(match)
 
@@ -509,8 +514,13 @@ async def login(request: Request) -> Response:
 
 @_handler
 async def logout(request: Request) -> Response:
-    """End this session (its token stops working at once)."""
-    await _accounts(request).service.logout(_session_token(request))
+    """End this session (its token stops working at once) and leave the quick-match queue."""
+    identity = await _identity(request)
+    accounts = _accounts(request)
+    if identity is not None and identity.kind == "account":
+        with contextlib.suppress(NotQueuedError):
+            await accounts.quick.leave(identity)
+    await accounts.service.logout(_session_token(request))
     response = JSONResponse({"ok": True})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

@@ -100,6 +100,8 @@ export async function render(main) {
         followQuick(await api("/api/quick/status"));
       } catch (err) {
         stopPoll();
+        state.quick = null; // no longer waiting: no frozen counter
+        draw();
         toast(refusal(err), "error");
       }
     }, 1500);
@@ -136,9 +138,11 @@ export async function render(main) {
       draw();
     });
   const signOut = guarded(async () => {
-    await api("/api/accounts/logout", { method: "POST", body: {} });
+    await api("/api/accounts/logout", { method: "POST", body: {} }); // leaves the queue too
+    stopPoll();
     forgetToken();
     state.account = null;
+    state.quick = null;
     draw();
   });
 
@@ -327,6 +331,8 @@ export async function render(main) {
         followQuick(await api("/api/quick/status"));
       } catch {
         stopPoll();
+        state.quick = null;
+        draw();
       }
     }, 1500);
   }

@@ -142,9 +142,13 @@ def check_illegal_card(page: Page) -> None:
     before = hand_cards(page)
     illegal = page.locator(".hand .card.illegal").first
     assert illegal.get_attribute("aria-disabled") == "true"
+    led = store(page, "s.game.trick[0][1]")[-1]
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[led]
     illegal.click(force=True)
     page.wait_for_selector(".toast.error")
-    assert "cannot be played" in page.inner_text("#toasts")
+    # The refusal says why: a card of the led suit is held (RULES.md: follow suit).
+    said = page.inner_text("#toasts")
+    assert "must follow the led suit" in said and suit in said.lower(), said
     assert hand_cards(page) == before
 
 

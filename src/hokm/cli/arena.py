@@ -53,8 +53,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    if args.boards < 0 or (args.games is not None and args.games < 0):
-        print("hokm arena: --boards and --games must be ≥ 0", file=err)
+    if args.boards < 1 or (args.games is not None and args.games < 0):
+        print("hokm arena: --boards must be ≥ 1 and --games ≥ 0", file=err)
         return 2
     try:
         rules = RuleSet.preset(args.preset) if args.preset else RuleSet()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Collection
 from typing import Any, TextIO
 
 from hokm.bots import LEVELS, Bot, RuleBot, legal_actions_of, make_bot
@@ -183,7 +184,10 @@ class PlaySession:
     def _narrate(self, seat: Seat, action: Action, tricks_before: int, hands: int) -> None:
         game = self.game
         if isinstance(action, ChooseTrump):
-            self.say(f"{NAMES[seat]} names trump: {action.suit.symbol} {action.suit.name.lower()}")
+            self.say(
+                f"{NAMES[seat]} {_verb(seat, 'name')} trump: "
+                f"{action.suit.symbol} {action.suit.name.lower()}"
+            )
             if game.phase is Phase.DEAL:
                 self.say("A player holds no trump: the cards are dealt again.")
         elif isinstance(action, RequestRedeal):
@@ -277,7 +281,7 @@ class PlaySession:
                     self.say(f"  the bot would play {card.pretty}")
                     continue
                 return Play(HUMAN, card)
-            card_or_error = _parse_choice(text, view.hand)
+            card_or_error = _parse_choice(text, view.hand, legal)
             if isinstance(card_or_error, str):
                 self.say(f"  {card_or_error}")
                 continue
@@ -332,8 +336,17 @@ def _verb(seat: Seat, verb: str) -> str:
     return verb if seat == HUMAN else verb + "s"
 
 
-def _parse_choice(text: str, hand: tuple[Card, ...]) -> Card | str:
-    """The card meant by ``text`` (notation or 1-based number in ``hand``), or an error."""
+def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = ()) -> Card | str:
+    """The card meant by ``text`` (notation, 1-based number in ``hand``, or a bare rank such
+    as ``J`` when one card of that rank can be played), or an error.
+
+    >>> from hokm.engine import parse_cards
+    >>> hand = tuple(parse_cards("JH JS 2C"))
+    >>> _parse_choice("j", hand, legal=parse_cards("JS 2C")).pretty
+    'J♠'
+    >>> _parse_choice("j", hand, legal=hand)
+    'which one? J♥ or J♠'
+    """
     if not text:
         return "type a card such as QH or its number; h for help"
     if text.isdigit():
@@ -341,6 +354,15 @@ def _parse_choice(text: str, hand: tuple[Card, ...]) -> Card | str:
         if 1 <= n <= len(hand):
             return hand[n - 1]
         return f"no card number {n}: choose 1–{len(hand)}"
+    rank = {"T": "10"}.get(text.upper(), text.upper())
+    if rank in ("A", "K", "Q", "J", "10"):
+        held = [c for c in hand if str(c)[:-1] == rank]
+        playable = [c for c in held if c in legal] or held
+        if len(playable) == 1:
+            return playable[0]
+        if not held:
+            return f"you hold no {rank}"
+        return "which one? " + " or ".join(c.pretty for c in playable)
     normal = text
     for symbol, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
         normal = normal.replace(symbol, letter)

@@ -92,7 +92,8 @@ export function rulesList(rules, preset) {
     "dl.rules-list",
     {},
     preset ? [h("dt", {}, t("preset")), h("dd", {}, presetLabel(preset))] : null,
-    OPTION_ORDER.filter((k) => k in rules).map((k) => [
+    // The failed-bam penalty means nothing without bam.
+    OPTION_ORDER.filter((k) => k in rules && !(k === "failed_bam" && !rules.bam)).map((k) => [
       h("dt", {}, optionLabel(k)),
       h("dd", {}, optionValue(rules[k])),
     ]),

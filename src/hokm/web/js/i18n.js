@@ -69,6 +69,8 @@ const STRINGS = {
     team_n: "تیم {n}",
     team_us: "ما",
     team_them: "حریف",
+    team_we: "ما",
+    team_they: "حریف",
     preset: "نسخهٔ قوانین",
     preset_platform_a: "پیش‌فرض (بستر الف)",
     "preset_platform-a": "پیش‌فرض (بستر الف)",
@@ -145,7 +147,11 @@ const STRINGS = {
     result_bam: "بام",
     result_par_bam: "پَر بام",
     result_failed_bam: "بام ناموفق",
-    won_hand: "{team} این هَند را برد: {result}، {points} امتیاز",
+    won_hand: "{team} این هَند را برد: {result}، {points}",
+    won_hand_us: "{team} این هَند را بردیم: {result}، {points}",
+    points_one: "{n} امتیاز",
+    points_many: "{n} امتیاز",
+    list_sep: "، ",
     won_game: "{team} بازی را بردند!",
     and: " و ",
     we_won: "تیم شما برد!",
@@ -156,6 +162,7 @@ const STRINGS = {
     away: "غایب",
     bot_plays_for: "ربات به جای {name} بازی می‌کند",
     player_away: "{name} قطع شده است.",
+    player_idle: "{name} دو نوبت بازی نکرده است.",
     player_back: "{name} برگشت.",
     game_paused: "بازی متوقف است: هیچ بازیکنی وصل نیست.",
     grace_warning: "اگر {name} تا {n} ثانیه برنگردد، بازی لغو می‌شود.",
@@ -172,6 +179,8 @@ const STRINGS = {
     cards_in_hand: "{n} برگ",
     legal_hint: "برگ‌های مجاز روشن‌اند.",
     not_legal: "این برگ الان مجاز نیست.",
+    not_your_turn_now: "الان نوبت شما نیست.",
+    must_follow: "باید از خال زمین ({suit}) بازی کنید.",
     seat_of: "جای {name}",
     played_by: "{card}، بازی‌شده توسط {name}",
     empty_trick: "هنوز برگی بازی نشده",
@@ -319,6 +328,8 @@ const STRINGS = {
     team_n: "Team {n}",
     team_us: "Us",
     team_them: "Them",
+    team_we: "We",
+    team_they: "They",
     preset: "Rules version",
     preset_platform_a: "Default (platform A)",
     "preset_platform-a": "Default (platform A)",
@@ -393,7 +404,11 @@ const STRINGS = {
     result_bam: "bam",
     result_par_bam: "par-bam",
     result_failed_bam: "failed bam",
-    won_hand: "{team} won the hand: {result}, {points} points",
+    won_hand: "{team} won the hand: {result}, {points}",
+    won_hand_us: "{team} won the hand: {result}, {points}",
+    points_one: "{n} point",
+    points_many: "{n} points",
+    list_sep: ", ",
     won_game: "{team} won the game!",
     and: " and ",
     we_won: "Your team won!",
@@ -404,6 +419,7 @@ const STRINGS = {
     away: "away",
     bot_plays_for: "A bot plays for {name}",
     player_away: "{name} is disconnected.",
+    player_idle: "{name} has missed two turns.",
     player_back: "{name} is back.",
     game_paused: "Game paused: no player is connected.",
     grace_warning: "The game is cancelled unless {name} returns within {n} s.",
@@ -420,6 +436,8 @@ const STRINGS = {
     cards_in_hand: "{n} cards",
     legal_hint: "Playable cards are highlighted.",
     not_legal: "This card cannot be played now.",
+    not_your_turn_now: "It is not your turn.",
+    must_follow: "You must follow the led suit ({suit}).",
     seat_of: "{name}'s place",
     played_by: "{card}, played by {name}",
     empty_trick: "No card played yet",
@@ -549,6 +567,11 @@ export function t(key, params = {}) {
     text = text.split(`{${name}}`).join(shown);
   }
   return text;
+}
+
+/** "1 point", "2 points" (one form in Persian, where a noun after a number stays singular). */
+export function pointsText(n) {
+  return t(n === 1 ? "points_one" : "points_many", { n });
 }
 
 /** True if ``key`` exists in the table (used by tests and optional labels). */

@@ -2,7 +2,7 @@
 // whose turn with a countdown, trump and bam choices, results. Legal moves come only from the
 // server's list (game.legal); this file never decides what is legal.
 import { h, toast } from "./dom.js";
-import { num, t } from "./i18n.js";
+import { num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
 import { rulesList } from "./common.js";
@@ -105,7 +105,10 @@ function awayBanner(store) {
   return h(
     "div.banner.info#away",
     { role: "status" },
-    away.map((s) => h("div", {}, t("player_away", { name: s.name }), " ", t("bot_plays_for", { name: s.name }))),
+    away.map((s) =>
+      // Connected but timed out twice: not "disconnected", just not playing.
+      h("div", {}, t(s.connected === false ? "player_away" : "player_idle", { name: s.name }), " ", t("bot_plays_for", { name: s.name })),
+    ),
     grace.map((g) => {
       const at = g.cancel_at ?? g.deadline;
       const ms = at < 1e11 ? at * 1000 : at;
@@ -264,6 +267,17 @@ function prompt(ctx) {
   return h("div.prompt#prompt", { role: "status", class: store.legal("play").length ? "mine" : "" }, h("span", {}, text), " ", timerBar);
 }
 
+/** Why a card may not be played now, in the player's words (RULES.md: follow the led suit). */
+function whyNotLegal(game, legal, card) {
+  if (!legal.size) return t("not_your_turn_now");
+  const lead = (game.trick || [])[0]?.[1];
+  const led = lead ? lead.slice(-1) : null;
+  if (led && card.slice(-1) !== led && (game.hand || []).some((c) => c.slice(-1) === led)) {
+    return t("must_follow", { suit: suitName(led) });
+  }
+  return t("not_legal");
+}
+
 function handRow(ctx) {
   const { store, act } = ctx;
   const game = store.game;
@@ -271,7 +285,7 @@ function handRow(ctx) {
   const cards = sortHand(game.hand || [], game.trump);
   const play = (card) => {
     if (!legal.has(card)) {
-      toast(t("not_legal"), "error");
+      toast(whyNotLegal(game, legal, card), "error");
       return;
     }
     // show the move at once; the server's events confirm it
@@ -391,6 +405,10 @@ function aceDrawInfo(store) {
   );
 }
 
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function resultBanner(ctx) {
   const { store, ui } = ctx;
   const res = store.handResult;
@@ -399,16 +417,19 @@ function resultBanner(ctx) {
   // Once the next hand's play has begun, the last hand's result no longer covers the table.
   const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
   if (game.phase === "play" && begun && game.hand_number > res.hand) return null;
-  const team = teamLabel(store, res.winner_team);
-  const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join("، ");
-  const points = (res.points || [0, 0])[res.winner_team];
+  const mine = store.mySeat;
+  const ours = mine !== null && mine !== undefined && mine % 2 === res.winner_team;
+  const theirs = mine !== null && mine !== undefined && !ours;
+  const team = ours ? t("team_we") : theirs ? t("team_they") : t("team_n", { n: res.winner_team + 1 });
+  const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join(t("list_sep"));
+  const points = pointsText((res.points || [0, 0])[res.winner_team]);
   const animate = ui.bannerAnimated !== res.hand;
   ui.bannerAnimated = res.hand;
   return h(
     `div.result-banner.result-${res.result}${animate ? ".enter" : ""}#hand-result`,
     { role: "status" },
-    h("strong.result-name", {}, t(`result_${res.result}`)),
-    h("div", {}, t("won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points })),
+    h("strong.result-name", {}, capitalized(t(`result_${res.result}`))),
+    h("div", {}, t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points })),
     h("div.small", {}, `${t("tricks")}: ${num(res.tricks?.[0] ?? 0)} – ${num(res.tricks?.[1] ?? 0)}`),
     h(
       "button.link#dismiss-result",

@@ -1,5 +1,5 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
-import { h, patch, toast } from "../dom.js";
+import { clearErrors, h, patch, toast } from "../dom.js";
 import { num, t } from "../i18n.js";
 import { api, ensureGuest, forgetToken, offers, savedName, saveName } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
@@ -133,6 +133,7 @@ export async function render(main) {
       const body = { username, password };
       if (path.endsWith("register") && state.name.trim()) body.name = state.name.trim();
       await api(path, { method: "POST", body });
+      clearErrors(); // earlier "wrong password" toasts no longer apply
       forgetToken(); // the session cookie identifies us now
       await loadAccount();
       draw();

@@ -76,7 +76,7 @@ export async function render(main, [gameId]) {
             h("h3#replay-trick-title", {}, t("trick_n", { n: s.trick + 1 }), " / ", num(tricks.length)),
             h(
               "div.row",
-              { dir: "ltr" },
+              {}, // in play order, read in the page's direction (right to left in Persian)
               tr.cards.map((card, i) => {
                 const seat = (tr.leader + i) % 4;
                 return h(`div.mini-slot${seat === tr.winner ? ".won" : ""}`, {}, cardEl(card, { extra: "small", label: t("played_by", { card: cardName(card), name: seatName(seat) }) }), h("span.small", {}, seatName(seat)));

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page
@@ -170,3 +171,40 @@ def play_with_keyboard(page: Page) -> None:
     assert " of " in label  # an accessible name such as "queen of hearts"
     page.keyboard.press("Enter")
     page.wait_for_function(f"!window.hokmStore.game.hand.includes('{card}')")
+
+
+def test_the_hand_result_reads_well_in_english(new_page: Callable[..., Page]) -> None:
+    """The banner after a hand, in English: 'We (A, B) won the hand: kot, 2 points' — the
+    language's list comma, 'point' for one, a capitalised title (it once read 'win / Them
+    (Bot 2، Bot 4) won the hand: win, 1 points')."""
+    page = new_page(viewport=DESKTOP, lang="en")
+    # The banner goes once the next hand's play begins (soon, with this server's short pause
+    # and fast bots): record it the moment it appears.
+    page.add_init_script(_RECORD_BANNERS)
+    start_practice(page, "Mina", target=7)
+    for _ in range(200):
+        page.wait_for_function(
+            f"window.banners.length > 0 || !!document.querySelector('{DECISION}')"
+        )
+        if store(page, "!!s.handResult") or take_turn(page, stop_at_result=True) == "done":
+            break
+    page.wait_for_function("window.banners.length > 0")
+    text, title = page.evaluate("window.banners[0]")
+    said = re.search(r"(We|They) \((.+), (.+)\) won the hand: ([a-z -]+), (\d+) points?", text)
+    assert said is not None and "،" not in text, text
+    points = int(said.group(5))
+    assert (f"{points} point" + ("" if points == 1 else "s")) in text
+    assert ("1 points" not in text) if points == 1 else True
+    assert title[:1].isupper(), title
+
+
+_RECORD_BANNERS = """
+window.banners = [];
+new MutationObserver(() => {
+  const el = document.querySelector('#hand-result');
+  if (el && !el.dataset.seen) {
+    el.dataset.seen = '1';
+    window.banners.push([el.innerText, el.querySelector('.result-name').innerText]);
+  }
+}).observe(document, {childList: true, subtree: true});
+"""

@@ -11,7 +11,7 @@ import pytest
 
 from hokm.server.rooms import SIDE_QUEUE, Busy, RoomManager
 from hokm.server.sim_api import deal_json, replay
-from tests.server.helpers import settings
+from tests.server.helpers import running_server, settings
 
 
 async def test_side_jobs_wait_for_a_worker_and_too_many_are_refused(tmp_path: Path) -> None:
@@ -35,13 +35,20 @@ async def test_side_jobs_wait_for_a_worker_and_too_many_are_refused(tmp_path: Pa
         await manager.shutdown()
 
 
-async def test_the_simulator_asks_the_hard_bot_off_the_event_loop(server: str) -> None:
+async def test_the_simulator_asks_the_hard_bot_in_a_worker_process(tmp_path: Path) -> None:
+    """The hard bot's answer comes from the bot worker process (the turn is pickled there and
+    back); an unknown level is refused before any bot is asked."""
     hands = deal_json("offload", 0)["hands"]
     body = {"hakem": 0, "hands": hands, "trump": "S", "plays": []}
-    async with httpx.AsyncClient(base_url=server) as http:
+    async with (
+        running_server(settings(tmp_path / "h.db", bot_workers=1)) as url,
+        httpx.AsyncClient(base_url=url) as http,
+    ):
         answers = await asyncio.gather(
             *(http.post("/api/sim/bot", json={**body, "level": "hard"}) for _ in range(3))
         )
+        unknown = await http.post("/api/sim/bot", json={**body, "level": "wizard"})
+        assert unknown.status_code == 400 and "level must be one of" in unknown.text
     legal = replay(body)["legal"]
     for answer in answers:
         assert answer.status_code == 200, answer.text

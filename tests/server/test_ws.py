@@ -133,9 +133,15 @@ async def test_frames_the_server_could_not_store_are_refused(server: str) -> Non
     await owner.close()
 
 
-async def test_new_guests_over_the_socket_share_the_address_limit(server: str) -> None:
+async def test_new_guests_over_the_socket_share_the_address_limit(tmp_path: Path) -> None:
     """A hello without a token makes a guest: it counts against the same per-address limit
-    as POST /api/guest, which it used to bypass (200 guests in 0.4 s)."""
+    as POST /api/guest, which it used to bypass (200 guests in 0.4 s). (No refill here, so
+    the count does not depend on how fast the test runs.)"""
+    async with running_server(settings(tmp_path / "h.db", creations_per_second=0.0)) as server:
+        await _guests_over_the_limit(server)
+
+
+async def _guests_over_the_limit(server: str) -> None:
     url = server.replace("http", "ws") + "/ws"
     here = {"X-Forwarded-For": "203.0.113.9"}
     hello = json.dumps({"type": "hello", "protocol": 1, "name": "x"})
@@ -360,3 +366,18 @@ async def test_idle_rooms_are_unloaded_and_come_back(tmp_path: Path) -> None:
         snapshot = await back.join(code)
         assert [m["text"] for m in snapshot["chat"]] == ["still here?"]
         await back.close()
+
+
+def test_a_frame_that_cannot_be_encoded_becomes_a_server_error() -> None:
+    """A server bug (an unencodable value) costs that frame only: the connection's writer goes
+    on (it used to end silently, leaving the client connected and deaf)."""
+    from hokm.server.ws import _encode, _encode_batch
+
+    bad = {"type": "events", "ref": "r1", "value": 2**70}
+    frame = json.loads(_encode(bad))
+    assert (frame["type"], frame["code"], frame["ref"]) == ("error", "server_error", "r1")
+    assert frame["message"] and frame["message_fa"]
+    good = {"type": "pong", "ref": "r2"}
+    batch = json.loads(_encode_batch([good, bad]))
+    assert batch["type"] == "batch"
+    assert [f["type"] for f in batch["frames"]] == ["pong", "error"]

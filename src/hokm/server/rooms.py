@@ -640,14 +640,14 @@ def _worker_start(parent: int) -> None:
     _warm()
 
 
-def _think(turn: BotTurn) -> dict[str, Any]:
+def bot_move(turn: BotTurn) -> dict[str, Any]:
     """Run in a worker: the bot's action for ``turn``, as JSON."""
     return choose_bot_action(turn).to_dict()
 
 
 def _think_inline(turn: BotTurn, done: Callable[[dict[str, Any] | None], None]) -> None:
     try:
-        action = _think(turn)
+        action = bot_move(turn)
     except Exception:
         log.exception("bot failed")
         done(None)
@@ -818,7 +818,9 @@ class RoomManager:
                 self._pool.submit(_warm)
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
-        self._side_slots = asyncio.Semaphore(max(1, workers))
+        # Jobs from outside the rooms use all workers but one (with one worker, that one):
+        # with several workers a room's bot always finds one free.
+        self._side_slots = asyncio.Semaphore(max(1, workers - 1))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
@@ -854,9 +856,9 @@ class RoomManager:
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (picklable) in the bot workers, off the event loop, for requests
-        outside the rooms (the simulator's hard bot). At most one such job per worker runs at
-        once, so they never crowd out the rooms' bots; :class:`Busy` if more than
-        ``SIDE_QUEUE`` are already waiting."""
+        outside the rooms (the simulator's hard bot). Such jobs run one per worker but one at
+        most (one at a time with a single worker, when a room's bot may wait for one job);
+        :class:`Busy` if ``SIDE_QUEUE`` are already waiting."""
         if self._pool is None or self._side_slots is None:
             raise Busy("the server is stopping")
         if self._side_waiting >= SIDE_QUEUE:
@@ -884,7 +886,7 @@ class RoomManager:
         if self._pool is None:
             return
         try:
-            future = loop.run_in_executor(self._pool, _think, turn)
+            future = loop.run_in_executor(self._pool, bot_move, turn)
         except RuntimeError:  # pragma: no cover - the pool is shutting down
             done(None)
             return

@@ -37,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from hokm.bots import make_bot
+from hokm.bots import LEVELS
 from hokm.bots.trump import choose_trump_suit, suit_scores
 from hokm.engine import (
     Card,
@@ -57,7 +57,8 @@ from hokm.engine import (
 )
 from hokm.engine.views import result_to_dict
 from hokm.server import jsonio
-from hokm.server.rooms import Busy
+from hokm.server.rooms import Busy, bot_move
+from hokm.table import BotTurn, choose_bot_action
 
 __all__ = ["advise", "deal_json", "replay", "routes", "trick_reason"]
 
@@ -252,21 +253,23 @@ def _all_tricks(plays: Sequence[Card], hakem: Seat, trump: Suit) -> list[dict[st
     return out
 
 
-def bot_action(data: Mapping[str, Any]) -> dict[str, Any]:
-    """What a bot of ``level`` would do for the seat to move."""
+def bot_turn(data: Mapping[str, Any]) -> BotTurn:
+    """The decision a bot of ``level`` is asked for: the seat to move, its view only, checked
+    (an unknown level or a finished hand is refused here, before any bot thinks)."""
     game = _build(data)
     level = data.get("level", "medium")
-    if not isinstance(level, str):
-        raise SimError("level must be a bot level name")
+    if not isinstance(level, str) or level not in LEVELS:
+        raise SimError(f"level must be one of {', '.join(LEVELS)}")
     seat = game.to_move if game.phase in (Phase.PLAY, Phase.TRUMP) else None
     if seat is None:
         raise SimError("nobody is to move: the hand is over")
-    try:
-        bot = make_bot(level, seed=len(data.get("plays") or []))
-    except ValueError as exc:
-        raise SimError(str(exc)) from exc
-    action = bot.act(view_of(game, seat))
-    return {"action": action.to_dict()}
+    seed = str(len(data.get("plays") or []))
+    return BotTurn(int(seat), view_of(game, seat), level, version=0, seed=seed)
+
+
+def bot_action(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a bot of ``level`` would do for the seat to move (computed here)."""
+    return {"action": choose_bot_action(bot_turn(data)).to_dict()}
 
 
 def advise(cards: object) -> dict[str, Any]:
@@ -343,19 +346,25 @@ async def _body(request: Request) -> dict[str, Any]:
 async def _bot_answer(request: Request, data: dict[str, Any]) -> dict[str, Any]:
     """The cheap levels answer at once; the others (the search bot: up to a second) think in
     the bot workers, never on the event loop that serves every room."""
-    rooms = request.app.state.hokm.rooms
-    level = data.get("level", "medium")
-    if not isinstance(level, str) or level in rooms.settings.inline_bot_levels:
-        return bot_action(data)
+    state = request.app.state.hokm
+    turn = bot_turn(data)
+    if turn.level in state.settings.inline_bot_levels:
+        return {"action": choose_bot_action(turn).to_dict()}
+    client = request.client.host if request.client is not None else None
+    if not state.sim_bots.allow(client):
+        raise _Busy(429, "rate_limited", "too many hard-bot requests from this address")
     try:
-        answer: dict[str, Any] = await rooms.offload(bot_action, data)
+        action: dict[str, Any] = await state.rooms.offload(bot_move, turn)
     except Busy as exc:
-        raise _Busy(str(exc)) from exc
-    return answer
+        raise _Busy(503, "busy", str(exc)) from exc
+    return {"action": action}
 
 
 class _Busy(Exception):
-    pass
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
 
 
 async def _answer(request: Request, kind: str) -> Response:
@@ -376,11 +385,12 @@ async def _answer(request: Request, kind: str) -> Response:
     except _Busy as exc:
         return JSONResponse(
             {
-                "code": "busy",
+                "code": exc.code,
                 "message": str(exc),
                 "message_fa": "سرور سرگرم است؛ کمی بعد دوباره امتحان کنید",
             },
-            status_code=503,
+            status_code=exc.status,
+            headers={"Retry-After": "2"},
         )
 
 

@@ -32,6 +32,10 @@ class Settings:
     max_frame_bytes: int = 8192
     messages_per_second: float = 20.0
     message_burst: float = 40.0
+    # New guests and rooms per client address: ``creations_burst`` at once, then this many a
+    # second (loopback is exempt).
+    creations_per_second: float = 0.5
+    creations_burst: float = 30.0
     flood_close_seconds: float = 5.0  # a connection flooding this long is closed
     hello_timeout: float = 10.0
     bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
@@ -56,6 +60,12 @@ class ServerState:
     auth: AuthChain
     guests: GuestAuthenticator
     rooms: RoomManager
-    # New guests (REST and WebSocket hello) and rooms, per client address: 30 at once, then
-    # one every 2 seconds (docs/protocol.md §8).
-    creations: AddressLimits = field(default_factory=lambda: AddressLimits(rate=0.5, burst=30))
+    # New guests (REST and WebSocket hello) and rooms, per client address (docs/protocol.md §8).
+    creations: AddressLimits = field(init=False)
+    # The simulator's hard bot (/api/sim/bot), per client address: 10 at once, then one a second.
+    sim_bots: AddressLimits = field(default_factory=lambda: AddressLimits(rate=1.0, burst=10))
+
+    def __post_init__(self) -> None:
+        self.creations = AddressLimits(
+            rate=self.settings.creations_per_second, burst=self.settings.creations_burst
+        )

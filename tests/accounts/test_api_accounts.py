@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from http.cookies import SimpleCookie
 
+import httpx
 import pytest
 
 from hokm.client import HokmClient
@@ -96,38 +97,36 @@ async def test_bad_registrations_are_refused_and_change_nothing(live: Live) -> N
         assert again.status_code == 409 and again.json()["code"] == "username_taken"
 
 
+async def _register(live: Live, username: str, name: str | None = None) -> httpx.Response:
+    body = {"username": username, "password": "password-1"}
+    if name is not None:
+        body["name"] = name
+    async with live.http() as http:
+        return await http.post("/api/accounts/register", json=body)
+
+
 async def test_look_alike_usernames_and_unshowable_names_are_refused(live: Live) -> None:
     """Nobody can register a name that looks like another's (a Greek letter among Latin ones,
-    fullwidth letters), and account names follow the guests' rule: no links, no phone numbers."""
-    async with live.http() as http:
-        made = await http.post(
-            "/api/accounts/register", json={"username": "user7860", "password": "password-1"}
-        )
-        assert made.status_code == 201
+    fullwidth letters, Arabic yeh and kaf for the Persian ones), and names follow the guests'
+    rule: no links, no phone numbers (a username is shown too)."""
+    assert (await _register(live, "user7860")).status_code == 201
     for username in ("\u03c5ser7860", "\uff55ser7860", "\u01c5ser7860"):
-        async with live.http() as http:
-            answer = await http.post(
-                "/api/accounts/register", json={"username": username, "password": "password-1"}
-            )
-            assert answer.status_code == 400, username
-            assert answer.json()["code"] == "invalid_input" and answer.json()["message_fa"]
+        answer = await _register(live, username)
+        assert answer.status_code == 400, username
+        assert answer.json()["code"] == "invalid_input" and answer.json()["message_fa"]
     async with live.http() as http:  # the fullwidth spelling finds the plain account
         login = await http.post(
             "/api/accounts/login", json={"username": "\uff55ser7860", "password": "password-1"}
         )
         assert login.status_code == 200
+    assert (await _register(live, "علي_٤")).status_code == 201  # Arabic yeh, Arabic-Indic 4
+    assert (await _register(live, "علی_۴")).status_code == 409  # the Persian look-alike
     for name in ("t.me/joinme", "call 09121234567", "insta www.example.ir"):
-        async with live.http() as http:
-            answer = await http.post(
-                "/api/accounts/register",
-                json={"username": "fresh_one", "password": "password-1", "name": name},
-            )
-            assert answer.status_code == 400 and "پیوند" in answer.json()["message_fa"], name
-    async with live.http() as http:
-        phone_as_name = await http.post(
-            "/api/accounts/register", json={"username": "09121234567", "password": "password-1"}
-        )
-        assert phone_as_name.status_code == 400  # it would be shown as the display name
+        answer = await _register(live, "fresh_one", name)
+        assert answer.status_code == 400 and "پیوند" in answer.json()["message_fa"], name
+    for username in ("09121234567", "ali.com"):
+        answer = await _register(live, username)
+        assert answer.status_code == 400 and "نام کاربری" in answer.json()["message_fa"]
     http = await live.account("namecheck")
     for name in ("t.me/joinme", "09121234567"):
         answer = await http.patch("/api/accounts/me", json={"name": name})
@@ -227,6 +226,21 @@ async def test_registering_is_rate_limited_per_address(live: Live) -> None:
             json={"username": "burst5", "password": "password-1"},
         )
         assert refused.status_code == 401  # the refused registration made no account
+    mistakes = {"X-Forwarded-For": "203.0.113.10"}  # refusals for bad input cost nothing
+    async with live.http() as http:
+        for _ in range(6):
+            taken = await http.post(
+                "/api/accounts/register",
+                json={"username": "burst0", "password": "password-1"},
+                headers=mistakes,
+            )
+            assert taken.status_code == 409
+        made = await http.post(
+            "/api/accounts/register",
+            json={"username": "after_typos", "password": "password-1"},
+            headers=mistakes,
+        )
+        assert made.status_code == 201
 
 
 async def test_logout_ends_the_session(live: Live) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,39 @@ async def test_the_stored_rating_path_matches_the_simulation(store: AccountStore
         assert stored[player].games == rating.games
         assert stored[player].mu == pytest.approx(rating.mu)
         assert stored[player].sigma == pytest.approx(rating.sigma)
+
+
+async def test_stored_username_keys_are_brought_up_to_date(store: AccountStore) -> None:
+    """Keys stored by an older folding (NFC case folding only) are recomputed at start-up, so
+    the accounts still log in; a new key that another account holds is left alone."""
+    import sqlalchemy as sa
+
+    ali = await store.create_account(username="علي", password_hash="h", name="Ali")
+    arabic = await store.create_account(username="كاوه", password_hash="h", name="Kaveh")
+    persian = await store.create_account(username="kaveh_p", password_hash="h", name="K")
+    a = store.t.accounts
+    legacy = {  # player -> (username, key as the old folding made it)
+        ali: ("علي", "علي"),
+        arabic: ("كاوه", "كاوه"),
+        persian: ("کاوه", "کاوه"),  # Persian kaf: the key the Arabic spelling now folds to
+    }
+
+    def write(conn: sa.Connection) -> None:
+        for pid, (username, key) in legacy.items():
+            conn.execute(
+                a.update().where(a.c.player_id == pid).values(username=username, username_key=key)
+            )
+
+    await store._write(write)
+    await store.start()
+    found = await store.account_by_username("علی")
+    assert found is not None and found.player_id == ali
+    found = await store.account_by_username("کاوه")
+    assert found is not None and found.player_id == persian
+    keys = dict(await _rows(store, sa.select(a.c.player_id, a.c.username_key)))
+    assert keys[arabic] == "كاوه"  # kept: its new key is taken
+
+
+async def _rows(store: AccountStore, query: Any) -> list[tuple[Any, Any]]:
+    async with store.storage.engine.connect() as conn:
+        return [(r[0], r[1]) for r in (await conn.execute(query)).all()]

@@ -116,10 +116,28 @@ def check_username(name: object) -> str:
     return name
 
 
+# Letters and digits that look alike in Persian text: Arabic yeh and kaf (also alef maksura,
+# teh marbuta, heh goal variants) and Arabic-Indic digits fold to the Persian ones.
+_PERSIAN_FOLD = str.maketrans(
+    {
+        "\u064a": "\u06cc",  # ي → ی
+        "\u0649": "\u06cc",  # ى → ی
+        "\u0643": "\u06a9",  # ك → ک
+        **{chr(0x0660 + d): chr(0x06F0 + d) for d in range(10)},  # ٠–٩ → ۰–۹
+    }
+)
+
+
 def username_key(name: str) -> str:
-    """The unique, case-insensitive form of a username (NFKC case folding: a name typed
-    with fullwidth letters at login finds its plain account)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name.strip()).casefold())
+    """The unique, case-insensitive form of a username: NFKC case folding (a name typed with
+    fullwidth letters at login finds its plain account), and Arabic letter and digit forms
+    folded to the Persian ones they look like (``علي`` is ``علی``).
+
+    >>> username_key("علي٤") == username_key("علی۴")
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name.strip()).casefold().translate(_PERSIAN_FOLD)
+    return unicodedata.normalize("NFKC", folded)
 
 
 def check_password(password: object) -> str:

@@ -84,6 +84,14 @@ class AccountService:
     ) -> Session:
         """A new account (a guest's id, history and name are kept) and a session for it."""
         user = check_username(username)
+        if self.names is not None:  # a username is shown on the profile and leaderboard
+            try:
+                self.names(user)
+            except InvalidInputError as exc:
+                raise InvalidInputError(
+                    f"a username may not hold a link or a phone number ({exc})",
+                    message_fa="نام کاربری نباید پیوند یا شمارهٔ تلفن داشته باشد",
+                ) from exc
         secret = check_password(password)
         display = self._display(name if name is not None else (guest_name or user))
         stored = await self.passwords.hash(secret)

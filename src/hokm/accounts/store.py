@@ -9,6 +9,7 @@ game changes — history, stats, account points and ratings — is written by
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -27,6 +28,8 @@ from hokm.accounts.security import username_key
 from hokm.storage import SqlStorage, VersionConflictError
 
 __all__ = ["AccountRow", "AccountStore", "GameOutcome"]
+
+log = logging.getLogger(__name__)
 
 
 def now_ms() -> int:
@@ -171,6 +174,33 @@ class AccountStore:
     async def start(self) -> None:
         async with self.storage.engine.begin() as conn:
             await conn.run_sync(self.t.metadata.create_all)
+            await conn.run_sync(self._rekey)
+
+    def _rekey(self, conn: sa.Connection) -> None:
+        """Bring every stored username key up to :func:`username_key` (whose folding has
+        grown: NFKC, Arabic and Persian letter forms), so no account loses its login. A key
+        that another account already holds is left as it was, and reported."""
+        a = self.t.accounts
+        rows = conn.execute(sa.select(a.c.player_id, a.c.username, a.c.username_key)).all()
+        taken = {row.username_key for row in rows}
+        for row in rows:
+            key = username_key(row.username)
+            if key == row.username_key:
+                continue
+            if key in taken:
+                log.warning(
+                    "account %s (%r): its new username key %r is another account's; kept %r",
+                    row.player_id,
+                    row.username,
+                    key,
+                    row.username_key,
+                )
+                continue
+            conn.execute(
+                a.update().where(a.c.player_id == row.player_id).values(username_key=key)
+            )
+            taken.discard(row.username_key)
+            taken.add(key)
 
     async def drop_all(self) -> None:
         async with self.storage.engine.begin() as conn:

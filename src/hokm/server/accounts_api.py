@@ -475,7 +475,8 @@ async def register(request: Request) -> Response:
     """Create an account; a guest calling it becomes the account and keeps its history."""
     data = await _body(request, "username", "password", "name")
     accounts = _accounts(request)
-    if not accounts.registrations.allow(request.client.host if request.client else None):
+    address = request.client.host if request.client else None
+    if not accounts.registrations.allow(address):
         raise RateLimitedError(
             60,
             "new accounts from this address",
@@ -484,13 +485,17 @@ async def register(request: Request) -> Response:
     current = await _identity(request)
     guest = current if current is not None and current.kind == "guest" else None
     service = _accounts(request).service
-    session = await service.register(
-        data.get("username"),
-        data.get("password"),
-        name=data.get("name"),
-        guest_id=guest.id if guest else None,
-        guest_name=guest.name if guest else None,
-    )
+    try:
+        session = await service.register(
+            data.get("username"),
+            data.get("password"),
+            name=data.get("name"),
+            guest_id=guest.id if guest else None,
+            guest_name=guest.name if guest else None,
+        )
+    except AccountError:  # refused (a taken name, a short password): no account was made
+        accounts.registrations.give_back(address)
+        raise
     found = await service.store.player(session.player_id)
     identity = Identity(session.player_id, found[0] if found else "", "account")
     _rename_in_rooms(request, identity)

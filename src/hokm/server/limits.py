@@ -65,3 +65,10 @@ class AddressLimits:
                 self.buckets.clear()
             bucket = self.buckets[address] = TokenBucket(rate=self.rate, burst=self.burst)
         return bucket.take(time.monotonic())
+
+    def give_back(self, address: str | None) -> None:
+        """Return the token of an :meth:`allow` whose request was refused for another reason
+        (a taken username should not use up an address's registrations)."""
+        bucket = self.buckets.get(address or "?")
+        if bucket is not None:
+            bucket.tokens = min(bucket.burst, bucket.tokens + 1)

@@ -28,7 +28,7 @@ A player who has not asked for their status (:meth:`QuickMatchQueue.touch`) for
 ``stale_seconds`` has gone, and is dropped at the next tick rather than matched as a ghost:
 
 >>> queue.join("f", 25.0, now=300.0)
->>> queue.tick(now=316.0), "f" in queue
+>>> queue.tick(now=391.0), "f" in queue
 ([], False)
 """
 
@@ -55,7 +55,8 @@ class MatchmakingConfig:
     bot_offer_seconds: float = 60.0  # after this long a player may choose bots
     # A waiting player who has not asked for their status this long has gone (closed the
     # page, lost the network): they leave the queue instead of being matched as a ghost.
-    stale_seconds: float = 15.0
+    # Long enough for a look at another page or a throttled background tab.
+    stale_seconds: float = 90.0
 
     def __post_init__(self) -> None:
         for name in ("base_gap", "widen_per_second", "bot_offer_seconds", "stale_seconds"):

@@ -196,9 +196,7 @@ class AccountStore:
                     row.username_key,
                 )
                 continue
-            conn.execute(
-                a.update().where(a.c.player_id == row.player_id).values(username_key=key)
-            )
+            conn.execute(a.update().where(a.c.player_id == row.player_id).values(username_key=key))
             taken.discard(row.username_key)
             taken.add(key)
 

@@ -44,8 +44,8 @@ __all__ = ["PlaySession", "register", "run"]
 HUMAN = Seat(0)
 NAMES = {0: "You", 1: "East", 2: "North", 3: "West"}
 HELP = (
-    "Commands: a card (QH, 10h, q♥) or its number in your hand · a = the bot plays for you · "
-    "? = the bot's suggestion · h = help · q = quit"
+    "Commands: a card (QH, 10h, q♥) or its number in your hand (K, J or T alone: the one you "
+    "can play) · a = the bot plays for you · ? = the bot's suggestion · h = help · q = quit"
 )
 
 
@@ -337,15 +337,17 @@ def _verb(seat: Seat, verb: str) -> str:
 
 
 def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = ()) -> Card | str:
-    """The card meant by ``text`` (notation, 1-based number in ``hand``, or a bare rank such
-    as ``J`` when one card of that rank can be played), or an error.
+    """The card meant by ``text`` (notation, 1-based number in ``hand``, or a bare ``K``, ``J``
+    or ``T`` when one card of that rank can be played), or an error.
 
     >>> from hokm.engine import parse_cards
-    >>> hand = tuple(parse_cards("JH JS 2C"))
-    >>> _parse_choice("j", hand, legal=parse_cards("JS 2C")).pretty
+    >>> hand = tuple(parse_cards("JH JS 10C"))
+    >>> _parse_choice("j", hand, legal=parse_cards("JS 10C")).pretty
     'J♠'
     >>> _parse_choice("j", hand, legal=hand)
     'which one? J♥ or J♠'
+    >>> _parse_choice("t", hand, legal=hand).pretty
+    '10♣'
     """
     if not text:
         return "type a card such as QH or its number; h for help"
@@ -354,8 +356,8 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
         if 1 <= n <= len(hand):
             return hand[n - 1]
         return f"no card number {n}: choose 1–{len(hand)}"
-    rank = {"T": "10"}.get(text.upper(), text.upper())
-    if rank in ("A", "K", "Q", "J", "10"):
+    rank = text.upper()
+    if rank in ("K", "J", "T"):  # not A or Q: 'a' and 'q' are commands; 10 is a card number
         held = [c for c in hand if str(c)[:-1] == rank]
         playable = [c for c in held if c in legal] or held
         if len(playable) == 1:

@@ -951,10 +951,12 @@ class RoomManager:
             if actor is not None:
                 return actor
             if await self.storage.get_room(code) is None:
+                self._loading.pop(code, None)  # probing unknown codes keeps no lock each
                 return None
             if await self.storage.get_snapshot(code) is None:
                 # Its creation failed between storing the room and its first snapshot.
                 log.warning("room %s was never set up; treated as unknown", code)
+                self._loading.pop(code, None)
                 return None
             table, seeds, seq, snap = await self.load_table(code)
             self._loading.pop(code, None)

@@ -274,28 +274,20 @@ def chat_text(text: str, *, free_text: bool) -> str | ChatRejection:
             return rejection("too_many_emoji")
         return "".join(emoji)
     shown = _visible(text)
-    problem = check_text(shown, free_text=True)
-    return shown if problem is None else problem
+    if not shown:
+        return rejection("empty")
+    if find_link(shown):
+        return rejection("link")
+    if find_phone(shown):
+        return rejection("phone")
+    return shown
 
 
 def check_text(text: str, *, free_text: bool) -> ChatRejection | None:
-    """Why ``text`` may not be delivered now, or None. ``free_text`` is False during a hand."""
-    stripped = text.strip()
-    if not stripped:
-        return rejection("empty")
-    if len(stripped) > MAX_CHAT_CHARS:
-        return rejection("too_long")
-    if not free_text:
-        emoji = emoji_sequence(stripped)
-        if emoji is None:
-            return rejection("preset_only")
-        if len(emoji) > MAX_HAND_EMOJI:
-            return rejection("too_many_emoji")
-    if find_link(stripped):
-        return rejection("link")
-    if find_phone(stripped):
-        return rejection("phone")
-    return None
+    """Why ``text`` may not be delivered now, or None (:func:`chat_text` without the text).
+    ``free_text`` is False during a hand."""
+    shown = chat_text(text, free_text=free_text)
+    return shown if isinstance(shown, ChatRejection) else None
 
 
 @dataclass(slots=True)

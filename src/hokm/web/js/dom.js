@@ -137,12 +137,12 @@ function morph(old, fresh) {
   morphChildren(old, fresh);
 }
 
-/** A short, non-blocking status message in the live region at the top of the page. */
 /** Remove the error toasts shown so far (the thing they complained about is now fixed). */
 export function clearErrors() {
   for (const el of document.querySelectorAll("#toasts .toast.error")) el.remove();
 }
 
+/** A short, non-blocking status message in the live region at the top of the page. */
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
   if (!box) return;

@@ -72,6 +72,8 @@ export async function render(main) {
 
   // ---- quick match (needs an account on the server's side)
   const followQuick = (status) => {
+    // Dropped from the queue without asking (away too long): say so, not just redraw.
+    if (state.quick?.state === "waiting" && status?.state === "idle") toast(t("quick_dropped"), "error");
     state.quick = status;
     if (status?.state === "matched" && status.code) {
       stopPoll();

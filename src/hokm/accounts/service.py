@@ -89,7 +89,7 @@ class AccountService:
                 self.names(user)
             except InvalidInputError as exc:
                 raise InvalidInputError(
-                    f"a username may not hold a link or a phone number ({exc})",
+                    "a username may not hold a link or a phone number",
                     message_fa="نام کاربری نباید پیوند یا شمارهٔ تلفن داشته باشد",
                 ) from exc
         secret = check_password(password)

@@ -123,7 +123,11 @@ def trick_reason(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> dic
             "fa": f"حکم بازی شد؛ بالاترین حکم، {card_fa(best)}، برد",
         }
     others = len(cards) - len(same)
-    extra_en = f" ({others} discard(s) of other suits cannot win)" if others else ""
+    extra_en = (
+        f" ({others} {'card' if others == 1 else 'cards'} of other suits cannot win)"
+        if others
+        else ""
+    )
     extra_fa = f" (برگ‌های خال دیگر نمی‌برند: {_fa_num(others)})" if others else ""
     return {
         "en": f"no trump was played; the highest card of the led suit "

@@ -1,6 +1,6 @@
 // Shared helpers: refusal messages, bot levels, rule options, chat phrases.
 import { h } from "./dom.js";
-import { has, lang, num, t } from "./i18n.js";
+import { capitalized, has, lang, num, t } from "./i18n.js";
 import { api } from "./net.js";
 
 /** A readable message for a server refusal (error frame or ServerError), in the active language. */
@@ -11,7 +11,7 @@ export function refusal(err) {
   }
   const msg = err.messages ?? err.message;
   if (msg && typeof msg === "object") return msg[lang()] || msg.en || err.code;
-  if (typeof msg === "string" && msg) return msg;
+  if (typeof msg === "string" && msg) return capitalized(msg); // the server writes sentences in lower case
   return err.code || t("error");
 }
 

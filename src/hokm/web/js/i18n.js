@@ -571,6 +571,11 @@ export function t(key, params = {}) {
   return text;
 }
 
+/** The text with its first letter in capitals (English titles; Persian has no case). */
+export function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** "1 point", "2 points" (one form in Persian, where a noun after a number stays singular). */
 export function pointsText(n) {
   return t(n === 1 ? "points_one" : "points_many", { n });

@@ -171,7 +171,13 @@ function rulesPanel(ctx, editable) {
   const remember = (k) => (e) => {
     const el = e.target;
     draft[k] = el.type === "checkbox" ? el.checked : el.type === "number" ? Number(el.value) : el.value;
+    if (k === "bam") {
+      // The failed-bam penalty only means something with bam.
+      const failed = document.getElementById("opt-failed_bam");
+      if (failed) failed.disabled = !el.checked;
+    }
   };
+  const bamOn = "bam" in draft ? draft.bam : current.bam;
   const fields = OPTION_ORDER.filter((k) => k in current).map((k) => {
     const info = (meta.options || []).find((o) => o.name === k) || {};
     const value = k in draft ? draft[k] : current[k];
@@ -181,7 +187,7 @@ function rulesPanel(ctx, editable) {
     } else if (info.choices || info.type === "choice") {
       input = h(
         "select",
-        { id: `opt-${k}`, onchange: remember(k) },
+        { id: `opt-${k}`, onchange: remember(k), disabled: k === "failed_bam" && !bamOn },
         (info.choices || [value]).map((c) => h("option", { value: c, selected: c === value }, optionValue(c))),
       );
     } else {

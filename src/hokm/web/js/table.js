@@ -2,7 +2,7 @@
 // whose turn with a countdown, trump and bam choices, results. Legal moves come only from the
 // server's list (game.legal); this file never decides what is legal.
 import { h, toast } from "./dom.js";
-import { num, pointsText, t } from "./i18n.js";
+import { capitalized, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
 import { rulesList } from "./common.js";
@@ -64,13 +64,13 @@ function hud(store) {
     {},
     h(
       "div.hud-item.score",
-      { id: "score", "aria-label": `${t("game_score")}: ${teamLabel(store, us)} ${num(score[us])}، ${teamLabel(store, them)} ${num(score[them])}` },
+      { id: "score", "aria-label": `${t("game_score")}: ${teamLabel(store, us)} ${num(score[us])}${t("list_sep")}${teamLabel(store, them)} ${num(score[them])}` },
       h("span.label", {}, t("score"), " ", h("small", {}, t("target", { n: rules.target_points ?? 7 }))),
       h("span.val", {}, h("b.us", {}, num(score[us])), " – ", h("b.them", {}, num(score[them]))),
     ),
     h(
       "div.hud-item.tricks",
-      { id: "tricks", "aria-label": `${t("tricks")}: ${teamLabel(store, us)} ${num(tricks[us])}، ${teamLabel(store, them)} ${num(tricks[them])}` },
+      { id: "tricks", "aria-label": `${t("tricks")}: ${teamLabel(store, us)} ${num(tricks[us])}${t("list_sep")}${teamLabel(store, them)} ${num(tricks[them])}` },
       h("span.label", {}, t("tricks")),
       h("span.val", {}, h("b.us", {}, num(tricks[us])), " – ", h("b.them", {}, num(tricks[them]))),
     ),
@@ -403,10 +403,6 @@ function aceDrawInfo(store) {
     ),
     h("p.small", {}, t("ace_draw_result", { name: store.seatName(hakem) })),
   );
-}
-
-function capitalized(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function resultBanner(ctx) {

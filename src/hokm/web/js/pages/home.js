@@ -134,8 +134,8 @@ export async function render(main) {
       const password = document.getElementById("password").value;
       const body = { username, password };
       if (path.endsWith("register") && state.name.trim()) body.name = state.name.trim();
+      clearErrors(); // earlier refusals are about earlier tries: only this answer counts
       await api(path, { method: "POST", body });
-      clearErrors(); // earlier "wrong password" toasts no longer apply
       forgetToken(); // the session cookie identifies us now
       await loadAccount();
       draw();

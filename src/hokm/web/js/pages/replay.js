@@ -1,7 +1,7 @@
 // A finished game: summary, record download, replay of each hand trick by trick (winners and
 // reasons from the server), and the shuffle verification (POST /api/verify).
 import { h, patch, toast } from "../dom.js";
-import { lang, num, t } from "../i18n.js";
+import { capitalized, lang, num, t } from "../i18n.js";
 import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
@@ -67,7 +67,7 @@ export async function render(main, [gameId]) {
         h("b", {}, t("hand_n", { n: s.hand + 1 })),
         h("span", {}, "👑 ", seatName(sim.hakem)),
         h("span", {}, t("trump"), ": ", suitName(sim.trump)),
-        res ? h("span", {}, t(`result_${res.result}`), ` (${num(res.tricks[0])}–${num(res.tricks[1])})`) : null,
+        res ? h("span", {}, capitalized(t(`result_${res.result}`)), ` (${num(res.tricks[0])}–${num(res.tricks[1])})`) : null,
       ),
       tr
         ? h(
@@ -116,7 +116,7 @@ export async function render(main, [gameId]) {
               h(
                 "div.panel",
                 {},
-                h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", seatName(team), "، ", seatName(team + 2), " — ", h("b", {}, num(totals[team])), h("br")))),
+                h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", seatName(team), t("list_sep"), seatName(team + 2), " — ", h("b", {}, num(totals[team])), h("br")))),
                 h(
                   "div.row",
                   {},
@@ -143,7 +143,7 @@ export async function render(main, [gameId]) {
                       `button${i === s.hand ? ".primary" : ""}`,
                       { type: "button", "aria-pressed": i === s.hand ? "true" : "false", onclick: () => { s.hand = i; s.trick = 0; draw(); } },
                       t("hand_n", { n: i + 1 }),
-                      s.hands[i]?.result ? ` · ${t(`result_${s.hands[i].result.result}`)}` : "",
+                      s.hands[i]?.result ? `: ${t(`result_${s.hands[i].result.result}`)}` : "",
                     ),
                   ),
                 ),

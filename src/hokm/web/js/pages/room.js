@@ -70,6 +70,8 @@ export async function render(main, [rawCode]) {
       ui.chatError = t("offline");
     } else if (reply.type === "error") {
       ui.chatError = t("refused", { reason: refusal(reply) });
+      // On a phone the chat's foot can be below the screen: bring the reason into view.
+      setTimeout(() => document.getElementById("chat-error")?.scrollIntoView({ block: "nearest" }), 0);
     } else {
       ui.chatError = "";
       if (msg.text) {

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from hokm.engine import view_of
 from hokm.server.rooms import SeedCounter, replay, snapshot_data
-from hokm.table import Table, TableConfig, choose_bot_action
+from hokm.storage import SqlStorage
+from hokm.table import Table, TableConfig, choose_bot_action, handlers
+from hokm.table.chat import rejection
+from tests.server.helpers import running_server, settings, table_with_bots
 
 CONFIG = TableConfig(bot_delay=0.5, hand_pause=1.0, restore_grace=5.0)
 
@@ -79,3 +85,33 @@ def test_replay_rebuilds_the_same_table_and_restores_it() -> None:
     assert rebuilt.is_paused  # nobody is connected after a restart
     people = [d for d in rebuilt.deadlines.values() if d.kind not in ("bot", "deal")]
     assert all(d.at >= 500.0 + CONFIG.restore_grace for d in people), rebuilt.deadlines
+
+
+async def test_delivered_chat_replays_as_delivered_under_later_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message is logged as delivered ("said"); replaying the log after the chat rules
+    changed delivers it again instead of judging it anew, so the table comes back at the
+    same version (an accepted message refused on replay would shift every later version)."""
+    db = tmp_path / "h.db"
+    async with running_server(settings(db, snapshot_every=10**6)) as url:
+        owner, code = await table_with_bots(url, rules={"turn_seconds": 60})
+        await owner.command("start")
+        await owner.wait_for(lambda c: bool(c.view and c.view.get("phase") in ("trump", "play")))
+        await owner.chat(text=" 👍  👍")
+        storage = SqlStorage(f"sqlite+aiosqlite:///{db}")  # read while the room is live
+        await storage.start()
+        try:
+            snapshot = await storage.get_snapshot(code)
+            assert snapshot is not None
+            entries = [e.data for e in await storage.events_after(code, snapshot[0])]
+        finally:
+            await storage.close()
+        await owner.close()
+    said = [e for e in entries if e.get("op") == "said"]
+    assert [e["d"]["text"] for e in said] == ["👍👍"]
+    # Stricter rules now: every message is refused.
+    monkeypatch.setattr(handlers, "chat_text", lambda text, **_: rejection("preset_only"))
+    table, _ = replay(snapshot[1], entries, now=entries[-1]["t"] + 1)
+    assert [m["text"] for m in table.chat] == ["👍👍"]
+    assert table.version >= max(e["after"] for e in entries if "after" in e)

@@ -327,7 +327,13 @@ class RoomActor:
         if isinstance(item, _Command):
             step.outcome = table.handle(item.player, item.data, now)
             if step.outcome.changed or "action_id" in item.data:
-                step.entries.append({"op": "cmd", "p": item.player, "d": item.data, "t": now})
+                op, data = "cmd", item.data
+                said = [e.data["text"] for e in step.outcome.events if e.kind == "chat"]
+                if said and data.get("text") is not None:
+                    # A delivered message is logged as delivered ("said"), and a replay under
+                    # later chat rules delivers it again instead of judging it anew.
+                    op, data = "said", {**data, "text": said[0]}
+                step.entries.append({"op": op, "p": item.player, "d": data, "t": now})
             if item.data.get("type") == "leave" and item.conn is not None and step.outcome.changed:
                 self.conns.pop(item.conn, None)
         elif isinstance(item, _Attach):
@@ -602,6 +608,12 @@ def _replay_one(table: Table, entry: dict[str, Any]) -> None:
     t = float(entry["t"])
     if op == "cmd":
         table.handle(entry["p"], entry["d"], t)
+    elif op == "said":
+        table.replaying = True
+        try:
+            table.handle(entry["p"], entry["d"], t)
+        finally:
+            table.replaying = False
     elif op == "connect":
         table.connect(entry["p"], t)
     elif op == "disconnect":

@@ -264,7 +264,7 @@ def cmd_chat(table: Table, player: str, cmd: Command, now: float) -> None:
         text = None
     else:
         assert text is not None
-        shown = chat_text(text, free_text=not table.in_hand)
+        shown = text if table.replaying else chat_text(text, free_text=not table.in_hand)
         if isinstance(shown, ChatRejection):
             raise chat_rejected(shown.code)
         text = shown

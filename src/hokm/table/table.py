@@ -124,6 +124,9 @@ class Table:
         self.log: deque[TableEvent] = deque(maxlen=self.config.log_size)
         self.replies: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self.flood = FloodLimiter()
+        # True while a stored log is applied again: what was delivered then is delivered again
+        # (chat is not judged anew by rules that may have changed since), never stored.
+        self.replaying = False
         self._claim: tuple[int, float] | None = None  # (game_version, when) of a handed-out turn
         self.forced_version: int | None = None  # game_version whose decision timed out
         self._out: Outcome = Outcome()

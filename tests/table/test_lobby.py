@@ -194,3 +194,15 @@ def test_an_absent_owner_keeps_the_room_when_no_one_else_is_here(clock: Clock) -
     assert "owner_away" not in table.deadlines
     table.tick(clock.advance(10_000))
     assert table.owner == "ann"
+
+
+def test_two_members_of_one_name_can_be_told_apart(clock: Clock) -> None:
+    """A second "Ann" is shown as "Ann 2" (Persian names get Persian digits); joining again
+    keeps it; case does not make a name different."""
+    table = make_table(clock)
+    out = ok(table.handle("bob", {"type": "join", "name": "ANN"}, clock.now))
+    assert out.events[0].data["name"] == "ANN 2" and table.members["bob"].name == "ANN 2"
+    assert not ok(table.handle("bob", {"type": "join", "name": "ANN"}, clock.now)).events
+    ok(table.handle("cy", {"type": "join", "name": "سارا"}, clock.now))
+    ok(table.handle("dee", {"type": "join", "name": "سارا"}, clock.now))
+    assert table.members["dee"].name == "سارا ۲"

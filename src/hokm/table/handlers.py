@@ -58,13 +58,40 @@ def require_not_playing(table: Table, what: str) -> None:
         )
 
 
+_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def distinct_name(table: Table, player: str, name: str) -> str:
+    """``name``, or ``name 2``, ``name 3`` … if another member of the table already shows it
+    (two "Ali" at one table could not be told apart in the seats and the chat). A name in
+    Persian script gets Persian digits.
+
+    >>> from hokm.table import Table
+    >>> table = Table("T", "T", owner="a", owner_name="علی", now=0.0)
+    >>> table.members["a"] = Member("a", "علی")
+    >>> distinct_name(table, "b", "علی"), distinct_name(table, "b", "Sara")
+    ('علی ۲', 'Sara')
+    """
+    taken = {m.name.casefold() for p, m in table.members.items() if p != player}
+    if name.casefold() not in taken:
+        return name
+    persian = any("\u0600" <= ch <= "\u06ff" for ch in name)
+    for n in range(2, 100):
+        number = str(n).translate(_PERSIAN_DIGITS) if persian else str(n)
+        candidate = f"{name} {number}"
+        if candidate.casefold() not in taken:
+            return candidate
+    return name
+
+
 def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
     assert cmd.name is not None
+    name = distinct_name(table, player, cmd.name)
     member = table.members.get(player)
     if member is not None:
-        if member.name != cmd.name:
-            member.name = cmd.name
-            table._emit("member_renamed", {"player": player, "name": cmd.name})
+        if member.name != name:
+            member.name = name
+            table._emit("member_renamed", {"player": player, "name": name})
         return
     if len(table.members) >= table.config.max_members:
         # Make room by dropping the longest-standing spectator who has gone away (a member
@@ -84,8 +111,8 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
             raise TableError("table_full", "this table is full")
         del table.members[gone]
         table._emit("member_left", {"player": gone, "seat": None, "forfeit": False})
-    table.members[player] = Member(player, cmd.name)
-    table._emit("member_joined", {"player": player, "name": cmd.name})
+    table.members[player] = Member(player, name)
+    table._emit("member_joined", {"player": player, "name": name})
     if table.owner is None:
         table.owner = player
         table._emit("owner_changed", {"owner": player})

@@ -86,9 +86,9 @@ def distinct_name(table: Table, player: str, name: str) -> str:
 
 def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
     assert cmd.name is not None
-    name = distinct_name(table, player, cmd.name)
     member = table.members.get(player)
     if member is not None:
+        name = distinct_name(table, player, cmd.name)
         if member.name != name:
             member.name = name
             table._emit("member_renamed", {"player": player, "name": name})
@@ -111,6 +111,7 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
             raise TableError("table_full", "this table is full")
         del table.members[gone]
         table._emit("member_left", {"player": gone, "seat": None, "forfeit": False})
+    name = distinct_name(table, player, cmd.name)  # after any drop: its name is free again
     table.members[player] = Member(player, name)
     table._emit("member_joined", {"player": player, "name": name})
     if table.owner is None:

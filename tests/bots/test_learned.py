@@ -156,20 +156,24 @@ def test_learned_values_at_play_equal_the_training_rows() -> None:
 
 
 def test_the_learned_value_stands_aside_when_the_score_caps_the_points() -> None:
-    """Near the target, or with other kot points than it was trained with, the bot searches."""
+    """With other kot points than it was trained with the bot searches; near the target it
+    searches only with ``near_target`` off (by default the learned value plays there too)."""
     from dataclasses import replace
 
     game, seat = _positions(1)[0]  # the first lead: 13 cards to choose from
     view = view_of(game, seat)
     assert learned_applies(view)
-    for other in (
-        replace(view, score=(5, 0)),
-        replace(view, rules=view.rules.replace(kot_points=3)),
+    near = replace(view, score=(5, 0))
+    other_kots = replace(view, rules=view.rules.replace(kot_points=3))
+    assert learned_applies(near, near_target=True) and not learned_applies(near)
+    assert not learned_applies(other_kots, near_target=True)
+    for bot, where, searched in (
+        (SearchBot(seed=1, worlds=3), other_kots, True),
+        (SearchBot(seed=1, worlds=3, near_target=False), near, True),
+        (SearchBot(seed=1, worlds=3), near, False),
     ):
-        assert not learned_applies(other)
-        bot = SearchBot(seed=1, worlds=3)
-        bot.choose_card(other)
-        assert bot.last is not None
+        bot.choose_card(where)
+        assert (bot.last is not None) is searched
 
 
 def test_training_script_labels_hands_and_writes_a_model_the_bot_reads(tmp_path: Path) -> None:

@@ -75,11 +75,14 @@ SAMPLE_WORK = 300  # drawing one world
 CHECK_WORK = 40  # asking the rule bot what a seat would have played (play evidence)
 
 
-def learned_applies(view: SeatView) -> bool:
+def learned_applies(view: SeatView, *, near_target: bool = False) -> bool:
     """Whether the learned value's training matches this hand: it was trained with the default
-    kot points (2, and 3 against the hakem's team) and without a cap, so it is used only when
-    no points beyond the target are at stake (each team still needs at least 3); otherwise the
-    bot searches, which values outcomes by the score (:func:`outcome_points`).
+    kot points (2, and 3 against the hakem's team) and without a cap, so strictly it fits only
+    when no points beyond the target are at stake (each team still needs at least 3). With
+    ``near_target`` (the search bot's default) it is used near the target too: its uncapped
+    values still rank the cards better than a search from the first trick does (measured in
+    whole games, ``docs/benchmarks.md``). With other kot points the bot searches, which values
+    outcomes by the score (:func:`outcome_points`).
 
     >>> from dataclasses import replace
     >>> from hokm.engine import Game, RuleSet, Deal, Seat, Suit, view_of
@@ -93,6 +96,8 @@ def learned_applies(view: SeatView) -> bool:
     rules = view.rules
     if (rules.kot_points, rules.hakem_kot_points) != (TRAINED_KOT_POINTS, TRAINED_HAKEM_KOT_POINTS):
         return False
+    if near_target:
+        return True
     return all(rules.target_points - s >= TRAINED_HAKEM_KOT_POINTS for s in view.score)
 
 
@@ -155,6 +160,7 @@ class SearchBot(CardBot):
         tries: int = 5,
         learned: int = LEARNED_TRICKS,
         learned_margin: float = 0.0,
+        near_target: bool = True,
     ) -> None:
         super().__init__(seed=seed)
         self.worlds = worlds
@@ -169,6 +175,7 @@ class SearchBot(CardBot):
         self.tries = tries
         self.learned = learned
         self.learned_margin = learned_margin
+        self.near_target = near_target
         self.rule = RuleBot(seed=seed)
         self.last: Evaluation | None = None
 
@@ -191,7 +198,7 @@ class SearchBot(CardBot):
             raise ValueError("no card to play in this view")
         if len(cards) == 1:
             return cards[0]
-        if len(view.tricks) < self.learned and learned_applies(view):
+        if len(view.tricks) < self.learned and learned_applies(view, near_target=self.near_target):
             return self.learned_card(view, cards)
         evaluation = self.evaluate(view, self.rule.choose_card(view))
         self.last = evaluation

@@ -24,6 +24,7 @@ from hokm.engine.cards import (
     Suit,
     format_cards,
     parse_cards,
+    persian_digits,
     sort_hand,
     team_seats,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "new_seed",
     "parse_cards",
     "parse_record",
+    "persian_digits",
     "record_from_game",
     "seed_commitment",
     "sort_hand",

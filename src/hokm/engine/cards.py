@@ -28,6 +28,7 @@ __all__ = [
     "Suit",
     "format_cards",
     "parse_cards",
+    "persian_digits",
 ]
 
 
@@ -240,6 +241,18 @@ def parse_cards(texts: Iterable[str] | str) -> list[Card]:
     if isinstance(texts, str):
         texts = texts.split()
     return [Card.parse(t) for t in texts]
+
+
+_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def persian_digits(value: object) -> str:
+    """``value`` as text with Persian digits, as the UI shows numbers (RULES.md §1).
+
+    >>> persian_digits(12)
+    '۱۲'
+    """
+    return str(value).translate(_PERSIAN_DIGITS)
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -163,10 +163,10 @@ class QuickMatch:
         return {"state": "idle"}
 
     async def _tick(self) -> None:
-        for player in self.queue.drop_gone(now=self.clock()):
-            self.identities.pop(player, None)
-        for match in self.queue.tick(now=self.clock()):
+        for match in self.queue.tick(now=self.clock()):  # drops who has gone, first
             await self._start(match)
+        for player in [p for p in self.identities if p not in self.queue]:
+            del self.identities[player]
 
     async def _start(self, match: Match) -> None:
         if self.start_match is None:

@@ -965,12 +965,13 @@ class RoomManager:
             if await self.storage.get_room(code) is None:
                 self._loading.pop(code, None)  # probing unknown codes keeps no lock each
                 return None
-            if await self.storage.get_snapshot(code) is None:
+            snapshot = await self.storage.get_snapshot(code)
+            if snapshot is None:
                 # Its creation failed between storing the room and its first snapshot.
                 log.warning("room %s was never set up; treated as unknown", code)
                 self._loading.pop(code, None)
                 return None
-            table, seeds, seq, snap = await self.load_table(code)
+            table, seeds, seq, snap = await self.load_table(code, snapshot)
             self._loading.pop(code, None)
             actor = RoomActor(self, table, seeds, seq=seq, snapshot_seq=snap)
             self.actors[code] = actor
@@ -979,9 +980,12 @@ class RoomManager:
                 await actor._snapshot()
             return actor
 
-    async def load_table(self, code: str) -> tuple[Table, SeedCounter, int, int]:
-        """Rebuild a room's table from storage: (table, seeds, last input, snapshot input)."""
-        snapshot = await self.storage.get_snapshot(code)
+    async def load_table(
+        self, code: str, snapshot: tuple[int, dict[str, Any]] | None = None
+    ) -> tuple[Table, SeedCounter, int, int]:
+        """Rebuild a room's table from storage: (table, seeds, last input, snapshot input).
+        ``snapshot``: the room's latest, if the caller has read it already."""
+        snapshot = snapshot or await self.storage.get_snapshot(code)
         if snapshot is None:
             raise StorageError(f"room {code} has no snapshot")
         snap_seq, data = snapshot

@@ -53,6 +53,7 @@ from hokm.engine import (
     Seat,
     Suit,
     new_seed,
+    persian_digits,
     view_of,
 )
 from hokm.engine.views import result_to_dict
@@ -71,15 +72,10 @@ _SUIT_EN = {
     Suit.DIAMONDS: "diamonds",
     Suit.CLUBS: "clubs",
 }
-_FA_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 
 
 class SimError(ValueError):
     """Bad simulator input: answered 400 with the reason; nothing is stored anyway."""
-
-
-def _fa_num(value: object) -> str:
-    return str(value).translate(_FA_DIGITS)
 
 
 def card_en(card: Card) -> str:
@@ -88,7 +84,7 @@ def card_en(card: Card) -> str:
 
 
 def card_fa(card: Card) -> str:
-    rank = _RANK_FA.get(card.rank, _fa_num(int(card.rank)))
+    rank = _RANK_FA.get(card.rank, persian_digits(int(card.rank)))
     return f"{rank} {card.suit.persian}"
 
 
@@ -108,12 +104,12 @@ def trick_reason(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> dic
             return {
                 "en": f"seat {seat + 1} cut with the {card_en(best)}: "
                 "a trump beats every card of another suit",
-                "fa": f"صندلی {_fa_num(seat + 1)} با {card_fa(best)} برید: "
+                "fa": f"صندلی {persian_digits(seat + 1)} با {card_fa(best)} برید: "
                 "حکم از هر برگ خال دیگر بالاتر است",
             }
         return {
             "en": f"{len(trumps)} trumps were played; the highest, the {card_en(best)}, wins",
-            "fa": f"{_fa_num(len(trumps))} حکم بازی شد؛ بالاترینِ آن‌ها، {card_fa(best)}، برد",
+            "fa": f"{persian_digits(len(trumps))} حکم بازی شد؛ بالاترینِ آن‌ها، {card_fa(best)}، برد",
         }
     same = [c for c in cards if c.suit is led]
     best = max(same, key=lambda c: c.rank)
@@ -128,7 +124,7 @@ def trick_reason(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> dic
         if others
         else ""
     )
-    extra_fa = f" (برگ‌های خال دیگر نمی‌برند: {_fa_num(others)})" if others else ""
+    extra_fa = f" (برگ‌های خال دیگر نمی‌برند: {persian_digits(others)})" if others else ""
     return {
         "en": f"no trump was played; the highest card of the led suit "
         f"{_SUIT_EN[led]}, the {card_en(best)}, wins{extra_en}",
@@ -311,10 +307,10 @@ def advise(cards: object) -> dict[str, Any]:
         f" for {_SUIT_EN[second]}."
     )
     fa = (
-        f"{best.persian}: {_fa_num(len(held))} برگ"
+        f"{best.persian}: {persian_digits(len(held))} برگ"
         + (f" ({'، '.join(card_fa(c) for c in honours)})" if honours else "")
-        + f"؛ {why_fa}. امتیاز {_fa_num(f'{scores[best]:.2f}')} در برابر"
-        f" {_fa_num(f'{scores[second]:.2f}')} برای {second.persian}."
+        + f"؛ {why_fa}. امتیاز {persian_digits(f'{scores[best]:.2f}')} در برابر"
+        f" {persian_digits(f'{scores[second]:.2f}')} برای {second.persian}."
     )
     return {
         "suit": best.value,
@@ -325,10 +321,21 @@ def advise(cards: object) -> dict[str, Any]:
     }
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
+def _error(
+    status: int,
+    code: str,
+    message: str,
+    message_fa: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     return JSONResponse(
-        {"code": code, "message": message, "message_fa": "درخواست شبیه‌ساز نامعتبر است: " + message},
+        {
+            "code": code,
+            "message": message,
+            "message_fa": message_fa or "درخواست شبیه‌ساز نامعتبر است: " + message,
+        },
         status_code=status,
+        headers=headers,
     )
 
 
@@ -387,15 +394,8 @@ async def _answer(request: Request, kind: str) -> Response:
     except (SimError, HokmError) as exc:
         return _error(400, "bad_request", str(exc))
     except _Busy as exc:
-        return JSONResponse(
-            {
-                "code": exc.code,
-                "message": str(exc),
-                "message_fa": "سرور سرگرم است؛ کمی بعد دوباره امتحان کنید",
-            },
-            status_code=exc.status,
-            headers={"Retry-After": "2"},
-        )
+        busy_fa = "سرور سرگرم است؛ کمی بعد دوباره امتحان کنید"
+        return _error(exc.status, exc.code, str(exc), busy_fa, {"Retry-After": "2"})
 
 
 async def post_deal(request: Request) -> Response:

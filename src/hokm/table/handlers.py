@@ -27,6 +27,7 @@ from hokm.engine import (
     SetHakem,
     WrongPhaseError,
     action_from_dict,
+    persian_digits,
 )
 from hokm.table.chat import PHRASES, ChatRejection, chat_text, rejection
 from hokm.table.commands import Command
@@ -58,9 +59,6 @@ def require_not_playing(table: Table, what: str) -> None:
         )
 
 
-_PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
-
-
 def distinct_name(table: Table, player: str, name: str) -> str:
     """``name``, or ``name 2``, ``name 3`` … if another member of the table already shows it
     (two "Ali" at one table could not be told apart in the seats and the chat). A name in
@@ -77,7 +75,7 @@ def distinct_name(table: Table, player: str, name: str) -> str:
         return name
     persian = any("\u0600" <= ch <= "\u06ff" for ch in name)
     for n in range(2, 100):
-        number = str(n).translate(_PERSIAN_DIGITS) if persian else str(n)
+        number = persian_digits(n) if persian else str(n)
         candidate = f"{name} {number}"
         if candidate.casefold() not in taken:
             return candidate

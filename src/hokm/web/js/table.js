@@ -267,15 +267,12 @@ function prompt(ctx) {
   return h("div.prompt#prompt", { role: "status", class: store.legal("play").length ? "mine" : "" }, h("span", {}, text), " ", timerBar);
 }
 
-/** Why a card may not be played now, in the player's words (RULES.md: follow the led suit). */
-function whyNotLegal(game, legal, card) {
+/** Why a card may not be played now, in the player's words. The server says which cards are
+ * legal; on one's own turn a card is refused only for not following the led suit. */
+function whyNotLegal(game, legal) {
   if (!legal.size) return t("not_your_turn_now");
   const lead = (game.trick || [])[0]?.[1];
-  const led = lead ? lead.slice(-1) : null;
-  if (led && card.slice(-1) !== led && (game.hand || []).some((c) => c.slice(-1) === led)) {
-    return t("must_follow", { suit: suitName(led) });
-  }
-  return t("not_legal");
+  return lead ? t("must_follow", { suit: suitName(lead.slice(-1)) }) : t("not_legal");
 }
 
 function handRow(ctx) {
@@ -285,7 +282,7 @@ function handRow(ctx) {
   const cards = sortHand(game.hand || [], game.trump);
   const play = (card) => {
     if (!legal.has(card)) {
-      toast(whyNotLegal(game, legal, card), "error");
+      toast(whyNotLegal(game, legal), "error");
       return;
     }
     // show the move at once; the server's events confirm it

@@ -121,6 +121,12 @@ async def test_look_alike_usernames_and_unshowable_names_are_refused(live: Live)
         assert login.status_code == 200
     assert (await _register(live, "علي_٤")).status_code == 201  # Arabic yeh, Arabic-Indic 4
     assert (await _register(live, "علی_۴")).status_code == 409  # the Persian look-alike
+    assert (await _register(live, "علی_4")).status_code == 409  # the same number, Latin digit
+    assert (await _register(live, "نگار_۱۲")).status_code == 201
+    async with live.http() as http:  # a phone keyboard may type the digits either way
+        for typed in ("نگار_12", "نگار_١٢", "نگار_۱۲"):
+            body = {"username": typed, "password": "password-1"}
+            assert (await http.post("/api/accounts/login", json=body)).status_code == 200, typed
     for name in ("t.me/joinme", "call 09121234567", "insta www.example.ir"):
         answer = await _register(live, "fresh_one", name)
         assert answer.status_code == 400 and "پیوند" in answer.json()["message_fa"], name

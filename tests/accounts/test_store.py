@@ -10,7 +10,7 @@ import pytest
 
 from hokm.accounts.errors import InvalidInputError, UsernameTakenError
 from hokm.accounts.store import AccountStore, GameOutcome
-from hokm.storage import PlayerRow
+from hokm.storage import GameSummary, PlayerRow, RoomRow
 
 MONDAY = int(datetime(2026, 11, 23, tzinfo=UTC).timestamp() * 1000)
 DAY = 86_400_000
@@ -206,3 +206,25 @@ async def test_stored_username_keys_are_brought_up_to_date(store: AccountStore) 
 async def _rows(store: AccountStore, query: Any) -> list[tuple[Any, Any]]:
     async with store.storage.engine.connect() as conn:
         return [(r[0], r[1]) for r in (await conn.execute(query)).all()]
+
+
+async def test_stored_games_never_recorded_are_listed_with_their_room_owner(
+    store: AccountStore,
+) -> None:
+    """The catch-up after a crash between storing a game and recording it finds exactly the
+    games stored and not recorded, oldest first, with the room's owner."""
+    storage = store.storage
+    await storage.create_room(RoomRow("ROOMA", "g_owner", "lobby", 1))
+    for n, at in ((1, 3000), (2, 1000), (3, 2000)):
+        summary = GameSummary(f"ROOMA-{n}", "ROOMA", n, at, 0, (1, 0), False)
+        await storage.save_game(summary, {"result": {"game": n}})
+    await storage.save_game(GameSummary("GONE-1", "GONE", 1, 4000, 0, (1, 0), False), {})
+    await store.record_game(GameOutcome("ROOMA-3", ("a", None, None, None), winner_team=0))
+    rows = await store.unrecorded_games()
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("ROOMA-2", "ROOMA", "g_owner"),
+        ("ROOMA-1", "ROOMA", "g_owner"),
+        ("GONE-1", "GONE", None),
+    ]
+    assert rows[0][3] == {"result": {"game": 2}}
+    assert [r[0] for r in await store.unrecorded_games(limit=1)] == ["ROOMA-2"]

@@ -71,10 +71,15 @@ class ServerProcess:
         self.url = ""
         self.runs = 0
         self.log = db
+        self.crash_at: str | None = None  # a point of ``crash_serve.py`` to die at
 
     async def start(self, port: int = 0) -> str:
-        args = [sys.executable, "-m", "hokm", "serve", "--port", str(port), "--db", str(self.db)]
+        program = ["-m", "hokm"]
         env = {**os.environ, "HOKM_SECRET": "test-secret", "PYTHONUNBUFFERED": "1"}
+        if self.crash_at is not None:
+            program = [str(Path(__file__).with_name("crash_serve.py"))]
+            env["HOKM_TEST_CRASH_AT"] = self.crash_at
+        args = [sys.executable, *program, "serve", "--port", str(port), "--db", str(self.db)]
         self.runs += 1
         self.log = self.db.with_name(f"server-{self.runs}.log")
         with self.log.open("w") as out:

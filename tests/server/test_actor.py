@@ -22,7 +22,7 @@ from hokm.server.rooms import (
     _Tick,
 )
 from hokm.storage import SqlStorage
-from hokm.table.model import BotTurn
+from hokm.table.model import BotTurn, GameResult
 from tests.server.helpers import settings
 
 
@@ -173,3 +173,87 @@ async def test_full_collections_run_on_their_period_only() -> None:
         pauses.uninstall()
         await full.stop()
     assert gc.get_threshold() == saved
+
+
+async def test_leaving_from_one_socket_takes_the_players_other_sockets_out_too(
+    tmp_path: Path,
+) -> None:
+    """Ann leaves on one socket and joins again on it; when her other socket, which saw her
+    leave, closes later, she is still connected and the game goes on (it used to count as
+    her disconnecting, and paused the game)."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    rooms = RoomManager(storage, settings(tmp_path / "h.db"))
+    await rooms.start()
+    try:
+        ann = Identity("g_ann", "Ann")
+        actor = await rooms.create(ann, RuleSet(turn_seconds=60, trump_seconds=60))
+        first, second = FakeConnection(ann.id), FakeConnection(ann.id)
+        await actor.attach(first, "Ann", None)
+        await actor.attach(second, "Ann", None)
+        await actor.command(first, ann.id, {"type": "sit", "seat": 0})
+        for seat in (1, 2, 3):
+            await actor.command(first, ann.id, {"type": "add_bot", "seat": seat, "level": "random"})
+        await actor.command(first, ann.id, {"type": "start"})
+        assert (await actor.command(first, ann.id, {"type": "leave"}))["type"] == "ok"
+        left = [
+            f["event"]["player"]
+            for f in second.frames
+            if f.get("type") == "event" and f["event"]["kind"] == "member_left"
+        ]
+        assert left == [ann.id]  # the other socket saw her leave ...
+        assert not actor.attached(second)  # ... and is out of the room
+        heard = len(second.frames)
+
+        await actor.attach(first, "Ann", None)  # she comes back on the first socket
+        actor.detach(second)  # and the second one closes
+        await actor.sync(first, -1)  # the detach has been applied
+        assert actor.table.members[ann.id].is_connected
+        assert actor.table.status != "paused"
+        assert len(second.frames) == heard  # the old socket heard nothing more
+    finally:
+        await rooms.shutdown()
+        await storage.close()
+
+
+async def test_a_game_whose_listener_failed_is_caught_up_later(tmp_path: Path) -> None:
+    """A game is stored but its listener (the accounts' points) fails: the manager's sweep
+    runs the catch-ups soon after, so the game is not left unreported."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    rooms = RoomManager(storage, settings(tmp_path / "h.db", room_idle_seconds=0.1))
+    heard: list[str] = []
+    caught_up = asyncio.Event()
+
+    async def failing(actor: Any, result: GameResult, game_id: str) -> None:
+        heard.append(game_id)
+        raise RuntimeError("the accounts' database is away")
+
+    async def catch_up() -> int:
+        caught_up.set()
+        return 1
+
+    rooms.game_listeners.append(failing)
+    rooms.catch_ups.append(catch_up)
+    await rooms.start()
+    try:
+        actor = await rooms.create(Identity("g_ann", "Ann"), RuleSet())
+        result = GameResult(
+            "T",
+            1,
+            "completed",
+            0,
+            (7, 2),
+            ("g_ann", None, None, None),
+            (None, "random", "random", "random"),
+            ("normal",),
+            False,
+            (),
+        )
+        await actor._store_game(result, {"format": "hokm-record/1"})
+        assert heard == [f"{actor.code}-1"] and rooms.catch_up_due
+        await asyncio.wait_for(caught_up.wait(), 5)
+        assert [g.game_id for g in await storage.list_games(actor.code)] == heard
+    finally:
+        await rooms.shutdown()
+        await storage.close()

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from pathlib import Path
 from typing import Any
 
-from hokm.client import HokmClient
+import pytest
+
+from hokm.client import ClientError, HokmClient
 from tests.server.helpers import ServerProcess, table_with_bots
 
 SLOW = {"target_points": 1, "turn_seconds": 120, "trump_seconds": 120}
@@ -79,6 +82,46 @@ async def test_kill_and_clean_restart_mid_hand(tmp_path: Path) -> None:
         assert len(first_hand["plays"]) >= 7 * 4 - 3
         for client in (owner, owner2, owner3):
             await client.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("crash_at", ["save_game", "record_game"])
+async def test_a_game_ended_just_before_a_crash_is_stored_and_counted(
+    tmp_path: Path, crash_at: str
+) -> None:
+    """The server dies as under kill -9 right after the input that ended a game was logged,
+    before the game was stored (or before its points were recorded). After the restart the
+    game is stored, with its record, and counted in the player's profile, exactly once."""
+    server = ServerProcess(tmp_path / "hokm.db", "--bot-delay", "0", "--hand-pause", "0")
+    server.crash_at = crash_at
+    try:
+        url = await server.start()
+        owner, code = await table_with_bots(url, rules=SLOW, level="medium")
+        await owner.command("start")
+        with contextlib.suppress(ClientError):  # until the server dies as the game ends
+            await owner.play_until(lambda c: c.closed is not None and c.closed.done(), timeout=90)
+        assert server.proc is not None and server.proc.wait(10) == 9
+        token, player = owner.token, (owner.player or {})["id"]
+        await owner.close()
+
+        server.crash_at = None
+        for _ in range(2):  # the restart that recovers, then one more: still counted once
+            url = await server.start()
+            client = HokmClient(url, token=token)
+            await client.connect()
+            games = (await client.rest("GET", f"/api/rooms/{code}/games"))["games"]
+            assert len(games) == 1 and not games[0]["cancelled"]
+            record = await client.rest("GET", games[0]["record"])
+            assert record["result"]["status"] == "completed"
+            profile = await client.rest("GET", f"/api/players/{player}")
+            assert profile["games_played"] == 1
+            assert profile["points"] == (1 if record["result"]["winner_team"] == 0 else 0)
+            assert [g["game_id"] for g in profile["recent_games"]] == [games[0]["game_id"]]
+            frame = await client.join(code)
+            assert frame["table"]["status"] == "between_games"
+            await client.close()
+            server.stop()
     finally:
         server.stop()
 

@@ -140,3 +140,17 @@ async def test_sqlite_checkpoints_the_wal_in_the_background(tmp_path: Path) -> N
         assert [e.data["n"] for e in events] == list(range(1, 41))
     finally:
         await again.close()
+
+
+async def test_rooms_with_events_after_their_snapshot_are_found(storage: SqlStorage) -> None:
+    """A room whose log goes past its snapshot (the server stopped without its final snapshot)
+    is listed for recovery; rooms snapshotted at their last input are not."""
+    for code in ("TAIL", "DONE", "FRESH"):
+        await storage.put_snapshot(code, 0, {"v": 0})
+    await storage.append_events("TAIL", 1, [{"op": "a"}, {"op": "b"}])
+    await storage.put_snapshot("TAIL", 1, {"v": 1})
+    await storage.append_events("DONE", 1, [{"op": "a"}, {"op": "b"}])
+    await storage.put_snapshot("DONE", 2, {"v": 2})
+    assert await storage.rooms_with_tail() == ["TAIL"]
+    await storage.put_snapshot("TAIL", 2, {"v": 2})
+    assert await storage.rooms_with_tail() == []

@@ -205,3 +205,20 @@ def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     page.wait_for_function(f"document.querySelectorAll('#chat-log li').length > {count + 1}")
     assert page.locator("#chat-error").count() == 0
     shot(page, "desktop-chat")
+
+
+def test_leaving_in_one_tab_takes_the_other_tab_out_of_the_room(
+    new_page: Callable[..., Page],
+) -> None:
+    """The same player has the room open in two tabs and leaves it in one: the other tab
+    says so and goes back to the home page instead of showing a room she is not in."""
+    first = new_page()
+    code = create_room(first, "Ali")
+    second = first.context.new_page()  # same browser: the same player
+    second.goto(f"/r/{code}")
+    second.wait_for_selector(".lobby")
+    first.click("#leave")
+    second.wait_for_function("location.hash === '#/'")
+    second.wait_for_selector("#create")
+    toasts = second.inner_text("#toasts")
+    assert "شما در پنجرهٔ دیگری از این اتاق بیرون رفتید." in toasts

@@ -116,28 +116,33 @@ def check_username(name: object) -> str:
     return name
 
 
-# Letters and digits that look alike in Persian text: Arabic yeh and kaf (also alef maksura,
-# teh marbuta, heh goal variants) and Arabic-Indic digits fold to the Persian ones.
+# Letters that look alike in Persian text: Arabic yeh and kaf (also alef maksura) fold to the
+# Persian ones.
 _PERSIAN_FOLD = str.maketrans(
     {
         "\u064a": "\u06cc",  # ي → ی
         "\u0649": "\u06cc",  # ى → ی
         "\u0643": "\u06a9",  # ك → ک
-        **{chr(0x0660 + d): chr(0x06F0 + d) for d in range(10)},  # ٠–٩ → ۰–۹
     }
 )
 
 
+def _ascii_digit(ch: str) -> str:
+    value = unicodedata.decimal(ch, None)
+    return ch if value is None else str(value)
+
+
 def username_key(name: str) -> str:
     """The unique, case-insensitive form of a username: NFKC case folding (a name typed with
-    fullwidth letters at login finds its plain account), and Arabic letter and digit forms
-    folded to the Persian ones they look like (``علي`` is ``علی``).
+    fullwidth letters at login finds its plain account), Arabic letter forms folded to the
+    Persian ones they look like (``علي`` is ``علی``), and every digit to its value: a phone
+    keyboard types ``۱۲``, ``١٢`` or ``12`` for the same number.
 
-    >>> username_key("علي٤") == username_key("علی۴")
+    >>> username_key("علي٤") == username_key("علی۴") == username_key("علی4")
     True
     """
     folded = unicodedata.normalize("NFKC", name.strip()).casefold().translate(_PERSIAN_FOLD)
-    return unicodedata.normalize("NFKC", folded)
+    return "".join(map(_ascii_digit, unicodedata.normalize("NFKC", folded)))
 
 
 def check_password(password: object) -> str:

@@ -385,6 +385,23 @@ class AccountStore:
         rows = conn.execute(sa.select(r).where(r.c.player_id.in_(ids))).all()
         return _ratings_of(rows, ids)
 
+    async def unrecorded_games(
+        self, limit: int = 10_000
+    ) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+        """Stored games whose outcome was never recorded (the server stopped, or recording
+        failed, in between): (game id, room code, room owner, the stored record)."""
+        g, rec, rooms = self.storage.t.games, self.t.recorded, self.storage.t.rooms
+        query = (
+            sa.select(g.c.game_id, g.c.code, rooms.c.owner, g.c.record)
+            .outerjoin(rooms, rooms.c.code == g.c.code)
+            .where(~sa.exists().where(rec.c.game_id == g.c.game_id))
+            .order_by(g.c.finished_at)
+            .limit(limit)
+        )
+        async with self.storage.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(r.game_id, r.code, r.owner, json.loads(r.record)) for r in rows]
+
     async def record_game(self, outcome: GameOutcome) -> bool:
         """Apply a game's history, stats, points and (if rated) ratings; False if already done."""
         at = outcome.finished_at or now_ms()

@@ -290,6 +290,26 @@ class AccountsState:
         default_factory=lambda: AddressLimits(rate=1 / 60, burst=5)
     )
 
+    async def catch_up(self) -> int:
+        """Record the stored games whose outcome was never recorded; how many there were."""
+        done, failed, page = 0, 0, 1000
+        while True:
+            rows = await self.service.store.unrecorded_games(limit=page)
+            for game_id, code, owner, record in rows:
+                try:
+                    result = GameResult.from_dict(record["result"])
+                    await self.game_finished(result, game_id=game_id, code=code, owner=owner)
+                except Exception:
+                    log.exception("game %s could not be recorded", game_id)
+                    failed += 1
+                else:
+                    done += 1
+            if failed or len(rows) < page:
+                break
+        if failed:
+            raise RuntimeError(f"{failed} stored game(s) could not be recorded")
+        return done
+
     async def on_room_game(self, actor: Any, result: GameResult, game_id: str) -> None:
         """The room manager's game listener: a room's game ended (stored already)."""
         owner = getattr(getattr(actor, "table", None), "owner", None)
@@ -367,6 +387,7 @@ async def setup(server: ServerState) -> AccountsState:
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)
+        server.rooms.catch_ups.append(state.catch_up)
     else:  # pragma: no cover - a server without game listeners records no games
         log.warning("the room manager reports no finished games: accounts see none")
     return state

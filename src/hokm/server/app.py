@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             setup = getattr(plugin, "setup", None)
             if setup is not None:
                 await setup(state)
+        await rooms.recover()  # after the plugins: their listeners hear of recovered games
         try:
             yield
         finally:

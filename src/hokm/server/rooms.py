@@ -58,7 +58,16 @@ from hokm.table import (
     new_code,
 )
 
-__all__ = ["Busy", "Connection", "Metrics", "RoomActor", "RoomManager", "SeedCounter"]
+__all__ = [
+    "Busy",
+    "Connection",
+    "Finished",
+    "Loaded",
+    "Metrics",
+    "RoomActor",
+    "RoomManager",
+    "SeedCounter",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -170,6 +179,28 @@ class _Step:
 
     outcome: Outcome = field(default_factory=Outcome)
     entries: list[dict[str, Any]] = field(default_factory=list)
+    # A player's other sockets after they left from one: detached once they got the news.
+    left: list[Connection] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Finished:
+    """A game that ended in logged inputs, with the time of the input that ended it."""
+
+    result: GameResult
+    record: dict[str, Any]
+    at: float
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A room rebuilt from storage (:meth:`RoomManager.load_table`)."""
+
+    table: Table
+    seeds: SeedCounter
+    seq: int  # the last logged input
+    snapshot_seq: int  # the input of the snapshot it started from
+    finished: list[Finished]  # games that ended after that snapshot: stored again, once
 
 
 # ---------------------------------------------------------------------------------- actor
@@ -235,6 +266,11 @@ class RoomActor:
     def detach(self, conn: Connection) -> None:
         self.inbox.put_nowait(_Detach(conn))
 
+    def attached(self, conn: Connection) -> bool:
+        """Whether ``conn`` gets this room's events (a socket whose player left the room
+        from another socket does not)."""
+        return conn in self.conns
+
     async def sync(self, conn: Connection, last_version: int) -> dict[str, Any]:
         future = self._future()
         self.inbox.put_nowait(_Sync(conn, last_version, future))
@@ -284,13 +320,16 @@ class RoomActor:
         if item is not None:
             _answer(item, error_frame("server_error"))
         try:
-            table, seeds, seq, snap = await self.manager.load_table(self.code)
+            loaded = await self.manager.load_table(self.code)
+            for game in loaded.finished:  # the failed input may have ended a game unstored
+                await self._store_game(game.result, game.record, at=game.at)
         except Exception:  # pragma: no cover - storage is down
             log.exception("room %s: reload failed", self.code)
             self.broken = True
             return False
         self.broken = False
-        self.table, self.seeds, self.seq, self.snapshot_seq = table, seeds, seq, snap
+        self.table, self.seeds = loaded.table, loaded.seeds
+        self.seq, self.snapshot_seq = loaded.seq, loaded.snapshot_seq
         for conn in list(self.conns):  # clients reconnect and resume from the restored table
             conn.close(1011, "server_error")
         self.conns.clear()
@@ -311,6 +350,8 @@ class RoomActor:
         for result, record in zip(outcome.results, outcome.records, strict=False):
             await self._store_game(result, record)
         self._broadcast(outcome.events)
+        for conn in step.left:
+            self.conns.pop(conn, None)
         if isinstance(item, _Command) and outcome.changed and item.data.get("type") == "action":
             self.manager.metrics.record(time.time(), time.time() - item.received)
         self._reply(item, step)
@@ -334,8 +375,12 @@ class RoomActor:
                     # later chat rules delivers it again instead of judging it anew.
                     op, data = "said", {**data, "text": said[0]}
                 step.entries.append({"op": op, "p": item.player, "d": data, "t": now})
-            if item.data.get("type") == "leave" and item.conn is not None and step.outcome.changed:
-                self.conns.pop(item.conn, None)
+            if item.data.get("type") == "leave" and step.outcome.changed:
+                # Every socket of the player leaves the room: the one that asked now, the
+                # others once they have seen the player leave (the client goes home then).
+                if item.conn is not None:
+                    self.conns.pop(item.conn, None)
+                step.left = [c for c in self.conns if c.player == item.player]
         elif isinstance(item, _Attach):
             join = {"type": "join", "name": item.name}
             joined = table.handle(item.conn.player, join, now)
@@ -499,12 +544,16 @@ class RoomActor:
 
     # ------------------------------------------------------------------ storage
 
-    async def _store_game(self, result: GameResult, record: dict[str, Any]) -> None:
+    async def _store_game(
+        self, result: GameResult, record: dict[str, Any], *, at: float | None = None
+    ) -> None:
+        """Store a finished game, then tell the listeners (both may happen twice for one game
+        after a restart: storing is idempotent, and so must listeners be)."""
         summary = GameSummary(
             game_id=f"{self.code}-{result.game}",
             code=self.code,
             number=result.game,
-            finished_at=int(time.time() * 1000),
+            finished_at=int((time.time() if at is None else at) * 1000),
             winner_team=result.winner_team,
             score=result.score,
             cancelled=result.status != "completed",
@@ -514,7 +563,9 @@ class RoomActor:
             try:
                 await listener(self, result, summary.game_id)
             except Exception:
+                # Stored but not reported: the manager's catch-up reports it again later.
                 log.exception("room %s: a game listener failed", self.code)
+                self.manager.catch_up_due = True
 
     async def _snapshot(self) -> None:
         data = snapshot_data(self.table, self.seeds)
@@ -570,13 +621,19 @@ def snapshot_data(table: Table, seeds: SeedCounter) -> dict[str, Any]:
 
 
 def replay(
-    data: dict[str, Any], entries: list[dict[str, Any]], *, now: float
+    data: dict[str, Any],
+    entries: list[dict[str, Any]],
+    *,
+    now: float,
+    finished: list[Finished] | None = None,
 ) -> tuple[Table, SeedCounter]:
     """Rebuild a table from a snapshot and the inputs logged after it, then restore it.
 
     The snapshot is loaded exactly (deadlines, pause, connections, flood window), each input is
     applied again with its recorded time, and the result is restored for ``now`` (nobody is
-    connected yet: a game in progress pauses; deadlines get the restore grace).
+    connected yet: a game in progress pauses; deadlines get the restore grace). The games
+    those inputs ended are appended to ``finished``: the server may have stopped before it
+    stored them.
     """
     raw = data["table"]
     seeds = SeedCounter(data["seed_secret"], raw["code"], int(data["seed_n"]))
@@ -589,7 +646,13 @@ def replay(
     table.flood.sent = {p: [float(t) for t in ts] for p, ts in data.get("flood", {}).items()}
     diverged = False
     for entry in entries:
-        _replay_one(table, entry)
+        outcome = _replay_one(table, entry)
+        if finished is not None and outcome is not None:
+            at = float(entry["t"])
+            finished.extend(
+                Finished(result, record, at)
+                for result, record in zip(outcome.results, outcome.records, strict=False)
+            )
         after = entry.get("after")
         if after is not None and after != table.version and not diverged:
             diverged = True  # the table code changed since the log was written
@@ -603,27 +666,28 @@ def replay(
     return restored, seeds
 
 
-def _replay_one(table: Table, entry: dict[str, Any]) -> None:
+def _replay_one(table: Table, entry: dict[str, Any]) -> Outcome | None:
     op = entry.get("op")
     t = float(entry["t"])
     if op == "cmd":
-        table.handle(entry["p"], entry["d"], t)
-    elif op == "said":
+        return table.handle(entry["p"], entry["d"], t)
+    if op == "said":
         table.replaying = True
         try:
-            table.handle(entry["p"], entry["d"], t)
+            return table.handle(entry["p"], entry["d"], t)
         finally:
             table.replaying = False
-    elif op == "connect":
-        table.connect(entry["p"], t)
-    elif op == "disconnect":
-        table.disconnect(entry["p"], t)
-    elif op == "tick":
-        table.tick(t)
-    elif op == "bot":
-        table.apply_bot_action(int(entry["seat"]), action_from_dict(entry["a"]), int(entry["v"]), t)
-    else:  # pragma: no cover - only the ops above are written
-        log.error("unknown log entry %r", entry)
+    if op == "connect":
+        return table.connect(entry["p"], t)
+    if op == "disconnect":
+        return table.disconnect(entry["p"], t)
+    if op == "tick":
+        return table.tick(t)
+    if op == "bot":
+        action = action_from_dict(entry["a"])
+        return table.apply_bot_action(int(entry["seat"]), action, int(entry["v"]), t)
+    log.error("unknown log entry %r", entry)  # pragma: no cover - only the ops above are written
+    return None  # pragma: no cover
 
 
 # ---------------------------------------------------------------------------------- manager
@@ -804,6 +868,10 @@ class RoomManager:
         # Called once a game ended and was stored: ``await listener(actor, result, game_id)``
         # (the accounts code records points and ratings here).
         self.game_listeners: list[GameListener] = []
+        # Called at start-up and after a listener failed: report stored games that were
+        # never reported (the accounts code records the points of such games here).
+        self.catch_ups: list[Callable[[], Awaitable[int]]] = []
+        self.catch_up_due = False
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: concurrent.futures.Executor | None = None
         self._side_slots: asyncio.Semaphore | None = None
@@ -835,12 +903,37 @@ class RoomManager:
         self._side_slots = asyncio.Semaphore(max(1, workers - 1))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
+    async def recover(self) -> None:
+        """After a start: load every room whose input log goes past its snapshot (the server
+        stopped without its final snapshot, e.g. killed), which stores and reports any game
+        such inputs ended; then report stored games never reported (the catch-ups)."""
+        for code in await self.storage.rooms_with_tail():
+            try:
+                await self.get(code)
+            except Exception:  # pragma: no cover - a broken room must not stop the server
+                log.exception("room %s: could not be recovered at start-up", code)
+        await self.catch_up()
+
+    async def catch_up(self) -> None:
+        self.catch_up_due = False
+        for catch_up in list(self.catch_ups):
+            try:
+                done = await catch_up()
+            except Exception:
+                log.exception("catching up on unreported games failed; tried again later")
+                self.catch_up_due = True
+            else:
+                if done:
+                    log.warning("reported %d stored game(s) that had not been reported", done)
+
     async def _sweep(self) -> None:
         """Unload rooms nobody is connected to after ``room_idle_seconds`` (they are stored;
-        the next ``get`` loads them again)."""
+        the next ``get`` loads them again), and catch up on games a listener failed."""
         idle = self.settings.room_idle_seconds
         while not self._stopping:
             await asyncio.sleep(min(60.0, idle / 2))
+            if self.catch_up_due:
+                await self.catch_up()
             now = time.time()
             for code, actor in list(self.actors.items()):
                 if actor.conns or not actor.inbox.empty() or now - actor.last_input < idle:
@@ -971,28 +1064,34 @@ class RoomManager:
                 log.warning("room %s was never set up; treated as unknown", code)
                 self._loading.pop(code, None)
                 return None
-            table, seeds, seq, snap = await self.load_table(code, snapshot)
+            loaded = await self.load_table(code, snapshot)
             self._loading.pop(code, None)
-            actor = RoomActor(self, table, seeds, seq=seq, snapshot_seq=snap)
+            actor = RoomActor(
+                self, loaded.table, loaded.seeds, seq=loaded.seq, snapshot_seq=loaded.snapshot_seq
+            )
             self.actors[code] = actor
             actor.start()
-            if seq != snap:
+            if loaded.seq != loaded.snapshot_seq:
+                # The server stopped before it stored these games, or before it reported them.
+                for game in loaded.finished:
+                    await actor._store_game(game.result, game.record, at=game.at)
                 await actor._snapshot()
             return actor
 
     async def load_table(
         self, code: str, snapshot: tuple[int, dict[str, Any]] | None = None
-    ) -> tuple[Table, SeedCounter, int, int]:
-        """Rebuild a room's table from storage: (table, seeds, last input, snapshot input).
-        ``snapshot``: the room's latest, if the caller has read it already."""
+    ) -> Loaded:
+        """Rebuild a room's table from storage. ``snapshot``: the room's latest, if the caller
+        has read it already."""
         snapshot = snapshot or await self.storage.get_snapshot(code)
         if snapshot is None:
             raise StorageError(f"room {code} has no snapshot")
         snap_seq, data = snapshot
         entries = await self.storage.events_after(code, snap_seq)
-        table, seeds = replay(data, [e.data for e in entries], now=time.time())
+        finished: list[Finished] = []
+        table, seeds = replay(data, [e.data for e in entries], now=time.time(), finished=finished)
         seq = entries[-1].version if entries else snap_seq
-        return table, seeds, seq, snap_seq
+        return Loaded(table, seeds, seq, snap_seq, finished)
 
     def rename(self, identity: Identity) -> None:
         """A player changed their name: rooms learn it when they next join."""

@@ -404,7 +404,7 @@ class _Session:
         room = await self.state.rooms.get(normalize_code(code_raw))
         if room is None:
             return error_frame("room_not_found", ref=ref)
-        if conn.room is room:
+        if conn.room is room and room.attached(conn):
             frame = await room.sync(conn, -1 if last is None else last)
             return {**frame, "ref": ref}
         if conn.room is not None:

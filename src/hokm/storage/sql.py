@@ -448,6 +448,15 @@ class SqlStorage:
         ]
         await self._write(None, rows)
 
+    async def rooms_with_tail(self) -> list[str]:
+        """Rooms with stored events after their snapshot (the server stopped without taking
+        its final snapshot of them), by code."""
+        e, s = self.t.events, self.t.snapshots
+        later = sa.exists().where(e.c.code == s.c.code, e.c.version > s.c.version)
+        query = sa.select(s.c.code).where(later).order_by(s.c.code)
+        async with self.engine.connect() as conn:
+            return [row.code for row in (await conn.execute(query)).all()]
+
     async def events_after(
         self, code: str, version: int, *, limit: int | None = None
     ) -> list[StoredEvent]:

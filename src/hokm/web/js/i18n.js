@@ -88,6 +88,7 @@ const STRINGS = {
     close_game_sure: "بله، بازی بسته شود",
     leave_room: "ترک اتاق",
     spectating: "شما تماشاگرید.",
+    left_elsewhere: "شما در پنجرهٔ دیگری از این اتاق بیرون رفتید.",
     apply_options: "اعمال",
     // rule options
     opt_target_points: "امتیاز پایان بازی",
@@ -348,6 +349,7 @@ const STRINGS = {
     close_game_sure: "Yes, close it",
     leave_room: "Leave room",
     spectating: "You are watching.",
+    left_elsewhere: "You left this room in another window.",
     apply_options: "Apply",
     opt_target_points: "Points to win the game",
     opt_kot_points: "Kot points",

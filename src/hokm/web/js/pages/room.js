@@ -217,8 +217,15 @@ export async function render(main, [rawCode]) {
           conn.send({ type: "sync", last_version: store.version });
           return;
         }
+        const me = store.you?.player_id;
         store.applyEvents(items, { you: msg.you, timer: msg.timer, game: msg.game });
         conn.lastVersion = store.version;
+        if (me && items.some((it) => it.event?.kind === "member_left" && it.event.player === me)) {
+          // This player left the room from another tab or device: this page leaves too.
+          toast(t("left_elsewhere"));
+          location.hash = "#/";
+          return;
+        }
         for (const item of items) note(item.event);
         if (store.stale) scheduleRefresh();
         draw();

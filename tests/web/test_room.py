@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, WebSocket
 
+from hokm.engine import persian_digits
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import (
     DECISION,
@@ -118,6 +119,13 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     pages[2].wait_for_selector("#hand-result")
     assert "هَند را برد" in pages[2].inner_text("#hand-result")
     shot(pages[2], "desktop-hand-result")
+    for seat in (0, 1):  # each sees their own team's tricks first, as in the score bar
+        ours, theirs = results[0]["tricks"][seat % 2], results[0]["tricks"][1 - seat % 2]
+        pages[seat].wait_for_selector("#hand-result .result-tricks")
+        assert pages[seat].inner_text("#hand-result .result-tricks b.us") == persian_digits(ours)
+        assert pages[seat].inner_text("#hand-result .result-tricks b.them") == persian_digits(
+            theirs
+        )
 
 
 def test_reload_and_dropped_connection_restore_the_table(new_page: Callable[..., Page]) -> None:

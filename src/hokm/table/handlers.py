@@ -354,10 +354,10 @@ def illegal_fa(game: Game, action: Action) -> str:
     """The Persian reason for the common illegal moves (the English one names the rule)."""
     if isinstance(action, Play):
         if action.card not in game.hand_of(action.seat):
-            return f"کارت {action.card} در دست شما نیست"
-        return "باید از خالی که بازی شده بازی کنید (اگر دارید)"
+            return f"برگ {action.card} را ندارید"
+        return "باید از خال زمین بازی کنید، اگر دارید"
     if isinstance(action, RequestRedeal):
-        return "درخواست پخش دوباره فقط وقتی مجاز است که در پنج کارت اول کارتی از ده به بالا نباشد"
+        return "درخواست پخش دوباره فقط وقتی مجاز است که در پنج برگ اول برگی از ده به بالا نباشد"
     return "این حرکت طبق قوانین مجاز نیست"
 
 

@@ -402,6 +402,13 @@ function aceDrawInfo(store) {
   );
 }
 
+/** A hand's tricks "ours – theirs" for a seated player, in the score bar's order and colours
+ * (team 1 first for a spectator). */
+function tricksText(tricks, mine) {
+  const us = mine === null || mine === undefined ? 0 : mine % 2;
+  return [h("b.us", {}, num(tricks?.[us] ?? 0)), " – ", h("b.them", {}, num(tricks?.[1 - us] ?? 0))];
+}
+
 function resultBanner(ctx) {
   const { store, ui } = ctx;
   const res = store.handResult;
@@ -423,7 +430,7 @@ function resultBanner(ctx) {
     { role: "status" },
     h("strong.result-name", {}, capitalized(t(`result_${res.result}`))),
     h("div", {}, t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points })),
-    h("div.small", {}, `${t("tricks")}: ${num(res.tricks?.[0] ?? 0)} – ${num(res.tricks?.[1] ?? 0)}`),
+    h("div.small.result-tricks", {}, `${t("tricks")}: `, ...tricksText(res.tricks, mine)),
     h(
       "button.link#dismiss-result",
       {

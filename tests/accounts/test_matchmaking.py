@@ -36,6 +36,8 @@ def test_the_accepted_gap_widens_with_waiting_time() -> None:
     queue = queue_with({"a": 20, "b": 20, "c": 20, "d": 26})
     assert queue.tick(now=0.0) == []
     assert queue.status("a", now=39.0).accepted_gap == pytest.approx(5.9)
+    assert queue.status("a", now=39.0).bots_in == pytest.approx(21.0)  # offered at 60 s
+    assert queue.status("a", now=75.0).to_dict()["bots_in"] == 0
     assert queue.tick(now=39.0) == []  # gap 5.9 < 6
     (match,) = queue.tick(now=40.0)  # gap 6.0 for everyone
     assert sorted(match.humans) == ["a", "b", "c", "d"]

@@ -114,6 +114,10 @@ def test_register_then_quick_match_leaderboard_and_profile(
     shot(page, "phone-home-account")
     page.click("#quick")
     page.wait_for_selector("#quick-wait")
+    # It says how long the player has waited and when bots will be offered (after 60 s).
+    hint = page.inner_text("#quick-bots-hint")
+    assert "ثانیهٔ دیگر" in hint and "ربات" in hint, hint
+    assert "ثانیه گذشته" in page.inner_text("#quick-wait")
     page.click("#quick-cancel")
     page.wait_for_selector("#quick-wait", state="detached")
     page.goto("/#/leaderboard")

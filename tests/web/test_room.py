@@ -230,3 +230,28 @@ def test_leaving_in_one_tab_takes_the_other_tab_out_of_the_room(
     second.wait_for_selector("#create")
     toasts = second.inner_text("#toasts")
     assert "شما در پنجرهٔ دیگری از این اتاق بیرون رفتید." in toasts
+
+
+def test_a_spectator_is_told_so_at_the_table(new_page: Callable[..., Page]) -> None:
+    """Somebody who opens the link of a table already playing with its four seats taken
+    watches it: a lasting note says so (no hand of cards is shown), and the panels the
+    players needed before the first trick (the rules, the ace draw) are folded once play
+    has begun, so the table and the chat stay in view on a phone."""
+    player = new_page(viewport=PHONE)
+    start_practice(player, "Sara", level="medium")
+    code = store(player, "s.table.code")
+    watcher = new_page(viewport=PHONE)
+    watcher.goto(f"/r/{code}")
+    watcher.fill("#name", "Nima")
+    watcher.click("#join")
+    watcher.wait_for_selector(".table-view")
+    assert "تماشاگر" in watcher.inner_text("#spectator-note")
+    assert watcher.locator(".hand .card").count() == 0
+    for _ in range(200):  # Sara plays on until the first trick has been played
+        if store(player, "(s.game.tricks || []).length") >= 1:
+            break
+        if take_turn(player) is None:
+            player.wait_for_timeout(50)
+    player.wait_for_function("!document.querySelector('#table-rules').open")
+    assert player.locator("#ace-draw[open]").count() == 0
+    shot(watcher, "phone-spectator")

@@ -93,12 +93,14 @@ class QueueStatus:
     accepted_gap: float
     bots_offered: bool
     queue_size: int
+    bots_in: float = 0.0  # seconds until a game with bots is offered (0: offered)
 
     def to_dict(self) -> dict[str, object]:
         return {
             "waiting_seconds": round(self.waiting_seconds, 1),
             "accepted_gap": round(self.accepted_gap, 2),
             "bots_offered": self.bots_offered,
+            "bots_in": round(self.bots_in, 1),
             "queue_size": self.queue_size,
         }
 
@@ -161,6 +163,7 @@ class QuickMatchQueue:
             accepted_gap=self.config.gap(waited),
             bots_offered=waited >= self.config.bot_offer_seconds,
             queue_size=len(self._entries),
+            bots_in=max(0.0, self.config.bot_offer_seconds - waited),
         )
 
     def play_with_bots(self, player: str, *, now: float) -> Match:

@@ -105,7 +105,9 @@ function morph(old, fresh) {
     return;
   }
   if (old.nodeType !== 1) return;
-  const keepOpen = old.nodeName === "DETAILS"; // the reader opens and closes these
+  // The reader opens and closes <details>; a new `data-stage` (e.g. the game began) puts
+  // the default back.
+  const keepOpen = old.nodeName === "DETAILS" && old.dataset.stage === fresh.dataset.stage;
   for (const attr of [...old.attributes]) {
     if (keepOpen && attr.name === "open") continue;
     if (!fresh.hasAttribute(attr.name)) old.removeAttribute(attr.name);

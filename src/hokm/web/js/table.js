@@ -39,12 +39,15 @@ export function renderTable(ctx) {
     ),
     store.table.status === "game_over" ? gameOver(ctx) : null,
     prompt(ctx),
-    store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : null,
+    store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : h("p.note#spectator-note", {}, t("spectating_table")),
     h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx)),
     aceDrawInfo(store),
     h(
       "details.rules-now#table-rules",
-      { open: (game.hand_number ?? 0) === 0 && !(game.tricks || []).length && game.phase !== "play" },
+      {
+        open: (game.hand_number ?? 0) === 0 && !(game.tricks || []).length && game.phase !== "play",
+        "data-stage": game.phase === "play" || (game.hand_number ?? 0) > 0 ? "playing" : "start",
+      },
       h("summary", {}, t("rules_in_force"), ": ", t("target", { n: store.table.rules?.target_points ?? 7 }), store.table.rules?.bam ? ` · ${t("opt_bam")}` : ""),
       rulesList(store.table.rules, store.table.preset),
     ),
@@ -383,7 +386,7 @@ function aceDrawInfo(store) {
   const hakem = (start + draw.length - 1) % 4;
   return h(
     "details.ace-draw#ace-draw",
-    { open: game.phase === "trump" || (game.tricks || []).length === 0 },
+    { open: game.phase === "trump", "data-stage": game.phase === "trump" ? "trump" : "playing" },
     h("summary", {}, t("ace_draw"), ": ", t("hakem_is", { name: store.seatName(hakem) })),
     h(
       "div.row.draw-cards",

@@ -60,6 +60,7 @@ export async function render(main, params, path) {
           ),
         ),
       ),
+      entries.length ? null : h("p.note#leaderboard-empty", {}, t("leaderboard_empty")),
       h(
         "table.lb-table#leaderboard",
         {},

@@ -190,7 +190,12 @@ export async function render(main) {
     return h(
       "div.panel.quick-wait#quick-wait",
       { role: "status" },
-      h("p", {}, t("quick_match_wait"), " ", t("seconds_left", { n: Math.round(q.waiting_seconds ?? 0) })),
+      h("p", {}, t("quick_match_wait"), " ", t("quick_waited", { n: Math.round(q.waiting_seconds ?? 0) })),
+      h(
+        "p.small#quick-bots-hint",
+        {},
+        q.bots_offered ? t("quick_bots_now") : t("quick_bots_in", { n: Math.ceil(q.bots_in ?? 0) }),
+      ),
       h(
         "div.row",
         {},

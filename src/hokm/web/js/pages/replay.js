@@ -143,7 +143,7 @@ export async function render(main, [gameId]) {
                       `button${i === s.hand ? ".primary" : ""}`,
                       { type: "button", "aria-pressed": i === s.hand ? "true" : "false", onclick: () => { s.hand = i; s.trick = 0; draw(); } },
                       t("hand_n", { n: i + 1 }),
-                      s.hands[i]?.result ? `: ${t(`result_${s.hands[i].result.result}`)}` : "",
+                      s.hands[i]?.result ? `: ${handOutcome(s.hands[i].result)}` : "",
                     ),
                   ),
                 ),
@@ -157,4 +157,10 @@ export async function render(main, [gameId]) {
   draw();
   load();
   return { refresh: draw, cleanup: () => { s.alive = false; } };
+}
+
+/** "Team 2 · kot" for a hand's button: who won it, and how. */
+function handOutcome(result) {
+  const team = typeof result.winner_team === "number" ? `${t("team_n", { n: result.winner_team + 1 })} · ` : "";
+  return `${team}${t(`result_${result.result}`)}`;
 }

@@ -33,9 +33,10 @@ def test_a_whole_game_played_by_the_auto_command_ends_with_a_winner() -> None:
 
 def test_bad_input_is_explained_and_nothing_changes() -> None:
     """Unknown cards, numbers out of range and cards not held get a clear message."""
-    code, text = _run("ZZ\n99\nAS\nh\n?\nq\n", seed="bad-input")
+    code, text = _run("ZZ\n♥\n99\nAS\nh\n?\nq\n", seed="bad-input")
     assert code == 0
-    assert "invalid card 'ZZ'" in text
+    assert "not a card: 'ZZ'" in text
+    assert "not a card: '♥'" in text  # as typed, not as read ('H')
     assert "no card number 99" in text
     assert "you do not hold" in text or "must follow suit" in text or "Your card: AS" in text
     assert "Commands:" in text
@@ -71,3 +72,9 @@ def test_hokm_play_runs_as_a_command_reading_stdin() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "Game over:" in proc.stdout
+
+
+def test_a_target_below_one_is_refused_by_its_option_name() -> None:
+    code, text = _run("", target=0)
+    assert code == 2
+    assert "--target" in text and "at least 1" in text

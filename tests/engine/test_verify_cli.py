@@ -58,7 +58,8 @@ def test_json_output_carries_the_derived_deal(capsys: pytest.CaptureFixture[str]
 def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--seed", SEED, "--cards", "AS")[0] == 2
     assert run(capsys, "--seed", SEED, "--seat", "1", "--cards", "AS")[0] == 2
-    assert run(capsys)[0] == 2
+    code, _, err = run(capsys)
+    assert code == 2 and "give a record FILE, or a deal's --seed" in err
 
 
 def test_every_seeded_deal_of_a_record_is_verified(

@@ -69,6 +69,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
+    if args.target is not None and args.target < 1:
+        print(f"hokm play: --target is the points to win, at least 1 (not {args.target})", file=out)
+        return 2
     try:
         rules = RuleSet.preset(args.preset or "platform-a")
         if args.target is not None:
@@ -370,8 +373,8 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
         normal = normal.replace(symbol, letter)
     try:
         card = Card.parse(normal)
-    except HokmError as exc:
-        return str(exc)
+    except HokmError:
+        return f"not a card: {text!r}; type one such as QH, 10♥ or its number (h for help)"
     if card not in hand:
         return f"you do not hold {card.pretty}"
     return card

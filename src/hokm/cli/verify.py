@@ -42,8 +42,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    if (args.file is None) == (args.seed is None):
-        return _usage("give either a record FILE or --seed (not both)")
+    if args.file is None and args.seed is None:
+        return _usage("give a record FILE, or a deal's --seed")
+    if args.file is not None and args.seed is not None:
+        return _usage("give a record FILE or a deal's --seed, not both")
     if args.file is not None:
         return _run_record(args.file, as_json=args.json)
     if (args.cards is None) != (args.seat is None):

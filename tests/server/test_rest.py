@@ -36,9 +36,16 @@ async def test_guest_identity_is_a_signed_cookie(server: str) -> None:
 async def test_bad_names_and_bodies_are_refused(server: str) -> None:
     """Links, empty names, non-JSON bodies: 400 with a code and Persian text."""
     async with httpx.AsyncClient(base_url=server) as http:
-        for body in ({"name": "visit www.example.com"}, {"name": ""}, {"name": 5}, {}):
+        for body, why in (
+            ({"name": "visit www.example.com"}, "پیوند"),  # the Persian text says why
+            ({"name": "call 0912 123 4567"}, "تلفن"),
+            ({"name": ""}, "بنویسید"),
+            ({"name": 5}, "متن"),
+            ({}, "متن"),
+        ):
             answer = await http.post("/api/guest", json=body)
             assert answer.status_code == 400 and answer.json()["code"] == "bad_name"
+            assert why in answer.json()["message_fa"], body
         answer = await http.post("/api/guest", content=b"{nope")
         assert answer.status_code == 400 and answer.json()["code"] == "bad_json"
 

@@ -22,6 +22,15 @@ def test_home_is_persian_first_with_an_english_switch(
     assert page.inner_text("#practice") == "شروع تمرین"
     assert "۳" in page.inner_text("#practice-target")  # Persian digits
     shot(page, f"{size}-home-fa")
+    # A missing or refused name is explained in Persian (not by the browser, in its language).
+    page.wait_for_selector('.home[data-ready="1"]')
+    page.click("#create")
+    page.wait_for_selector("#toasts >> text=اول یک نام وارد کنید.")
+    page.fill("#name", "www.example.com")
+    page.click("#create")
+    page.wait_for_selector("#toasts >> text=پیوند")
+    assert page.url.endswith("/") or page.url.endswith("#/")  # no room was made
+    page.fill("#name", "")
     page.click("#lang")
     page.wait_for_selector("text=Start practice")
     assert page.evaluate("document.documentElement.dir") == "ltr"

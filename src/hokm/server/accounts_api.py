@@ -36,7 +36,14 @@ from hokm.accounts.service import SESSION_DAYS, AccountService, Session
 from hokm.accounts.store import AccountStore, GameOutcome
 from hokm.engine import RuleSet
 from hokm.server import jsonio
-from hokm.server.auth import COOKIE_NAME, AuthChain, Authenticator, Identity, clean_name
+from hokm.server.auth import (
+    COOKIE_NAME,
+    AuthChain,
+    Authenticator,
+    BadName,
+    Identity,
+    clean_name,
+)
 from hokm.server.limits import AddressLimits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
@@ -372,10 +379,8 @@ def account_name(name: str) -> str:
     """
     try:
         return clean_name(name)
-    except ValueError as exc:
-        raise InvalidInputError(
-            str(exc), message_fa="نام نباید پیوند، شمارهٔ تلفن یا نویسهٔ کنترلی داشته باشد"
-        ) from exc
+    except BadName as exc:
+        raise InvalidInputError(str(exc), message_fa=exc.fa) from exc
 
 
 async def setup(server: ServerState) -> AccountsState:

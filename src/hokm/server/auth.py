@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from hokm.engine import persian_digits
 from hokm.storage import PlayerRow, SqlStorage
 from hokm.table.chat import check_text
 
@@ -103,6 +104,14 @@ class TokenSigner:
         return value
 
 
+class BadName(ValueError):
+    """A name that cannot be shown, with the reason in English (``str``) and Persian (``fa``)."""
+
+    def __init__(self, reason: str, fa: str) -> None:
+        super().__init__(reason)
+        self.fa = fa
+
+
 def clean_name(raw: object) -> str:
     """A display name: trimmed, 1–24 characters, no control characters, links or phone numbers.
 
@@ -111,22 +120,25 @@ def clean_name(raw: object) -> str:
     >>> clean_name("www.example.com")
     Traceback (most recent call last):
     ...
-    ValueError: a name may not contain a link
+    hokm.server.auth.BadName: a name may not contain a link
     """
     if not isinstance(raw, str):
-        raise ValueError("the name must be text")
+        raise BadName("the name must be text", "نام باید متن باشد")
     name = unicodedata.normalize("NFC", " ".join(raw.split()))
     if not name:
-        raise ValueError("the name is empty")
+        raise BadName("the name is empty", "نامی بنویسید")
     if len(name) > MAX_NAME:
-        raise ValueError(f"the name is longer than {MAX_NAME} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name if ch != "\u200c"):
-        raise ValueError("the name has control characters")
-    rejection = check_text(name, free_text=True)
-    if rejection is not None and rejection.code in ("link", "phone"):
-        raise ValueError(
-            f"a name may not contain a {'link' if rejection.code == 'link' else 'phone number'}"
+        raise BadName(
+            f"the name is longer than {MAX_NAME} characters",
+            f"نام حداکثر {persian_digits(MAX_NAME)} نویسه دارد",
         )
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name if ch != "\u200c"):
+        raise BadName("the name has control characters", "نام نویسهٔ کنترلی نمی‌پذیرد")
+    rejection = check_text(name, free_text=True)
+    if rejection is not None and rejection.code == "link":
+        raise BadName("a name may not contain a link", "نام نباید پیوند (نشانی وب) داشته باشد")
+    if rejection is not None and rejection.code == "phone":
+        raise BadName("a name may not contain a phone number", "نام نباید شمارهٔ تلفن داشته باشد")
     return name
 
 

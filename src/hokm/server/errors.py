@@ -36,17 +36,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def error_body(code: str, detail: str | None = None) -> dict[str, Any]:
+def error_body(
+    code: str, detail: str | None = None, detail_fa: str | None = None
+) -> dict[str, Any]:
     """The JSON error body of REST responses and of WebSocket ``error`` frames."""
     en, fa = MESSAGES.get(code, MESSAGES["bad_request"])
     return {
         "code": code,
         "message": f"{en}: {detail}" if detail else en,
-        "message_fa": fa,
+        "message_fa": f"{fa}: {detail_fa}" if detail_fa else fa,
     }
 
 
-def error_frame(code: str, detail: str | None = None, **extra: Any) -> dict[str, Any]:
-    frame: dict[str, Any] = {"type": "error", **error_body(code, detail)}
+def error_frame(
+    code: str, detail: str | None = None, detail_fa: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", **error_body(code, detail, detail_fa)}
     frame.update({k: v for k, v in extra.items() if v is not None})
     return frame

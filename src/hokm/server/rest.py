@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Route
 from hokm import __version__
 from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
 from hokm.server import jsonio
-from hokm.server.auth import COOKIE_NAME, Identity, clean_name
+from hokm.server.auth import COOKIE_NAME, BadName, Identity, clean_name
 from hokm.server.errors import error_body
 from hokm.server.state import ServerState
 from hokm.table.chat import EMOJI, PHRASES
@@ -35,8 +35,10 @@ def _state(request: Request) -> ServerState:
     return state
 
 
-def error(status: int, code: str, detail: str | None = None) -> JSONResponse:
-    return JSONResponse(error_body(code, detail), status_code=status)
+def error(
+    status: int, code: str, detail: str | None = None, detail_fa: str | None = None
+) -> JSONResponse:
+    return JSONResponse(error_body(code, detail, detail_fa), status_code=status)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -55,11 +57,14 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 class _Refusal(Exception):
-    def __init__(self, status: int, code: str, detail: str | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, detail: str | None = None, detail_fa: str | None = None
+    ) -> None:
         super().__init__(detail or code)
         self.status = status
         self.code = code
         self.detail = detail
+        self.detail_fa = detail_fa
 
 
 def _bearer(request: Request) -> str | None:
@@ -100,7 +105,7 @@ def _handler(fn: Any) -> Any:
             response: Response = await fn(request)
             return response
         except _Refusal as refusal:
-            return error(refusal.status, refusal.code, refusal.detail)
+            return error(refusal.status, refusal.code, refusal.detail, refusal.detail_fa)
         except HokmError as exc:
             return error(400, "bad_request", str(exc))
 
@@ -119,8 +124,8 @@ async def post_guest(request: Request) -> Response:
     data = await _json_body(request)
     try:
         name = clean_name(data.get("name"))
-    except ValueError as exc:
-        raise _Refusal(400, "bad_name", str(exc)) from exc
+    except BadName as exc:
+        raise _Refusal(400, "bad_name", str(exc), exc.fa) from exc
     state = _state(request)
     current = await identify(request)
     if current is not None and current.kind == "guest":

@@ -21,7 +21,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hokm.server import jsonio
-from hokm.server.auth import Identity, clean_name
+from hokm.server.auth import BadName, Identity, clean_name
 from hokm.server.errors import MESSAGES, error_frame
 from hokm.server.limits import TokenBucket
 from hokm.server.rest import PROTOCOL_VERSION
@@ -260,8 +260,8 @@ class _Session:
             token = data.get("token")
             if token is not None and not isinstance(token, str):
                 raise _Refused(error_frame("bad_message", "token must be a string"))
-        except ValueError as exc:
-            await self._close(4001, "bad_name", str(exc))
+        except BadName as exc:
+            await self._close(4001, "bad_name", str(exc), exc.fa)
             return None
         except _Refused as refusal:
             await self._send(refusal.frame)
@@ -299,8 +299,10 @@ class _Session:
         frame = {k: v for k, v in frame.items() if v is not None or k in ("game",)}
         await self.websocket.send_text(_dumps(frame))
 
-    async def _close(self, code: int, error: str, detail: str | None) -> None:
-        frame = error_frame(error, detail)
+    async def _close(
+        self, code: int, error: str, detail: str | None, detail_fa: str | None = None
+    ) -> None:
+        frame = error_frame(error, detail, detail_fa)
         with contextlib.suppress(Exception):
             await self._send(
                 {

@@ -217,7 +217,8 @@ export async function render(main) {
             autocomplete: "nickname",
             placeholder: t("name_placeholder"),
             value: state.name,
-            required: true,
+            // not `required`: the browser would complain in its own language; we say it in ours
+            "aria-required": "true",
             oninput: (e) => {
               state.name = e.target.value;
             },

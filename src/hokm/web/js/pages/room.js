@@ -145,7 +145,7 @@ export async function render(main, [rawCode]) {
   }
 
   function drawNamePrompt() {
-    const input = h("input#name", { type: "text", maxlength: 24, required: true, value: savedName(), placeholder: t("name_placeholder") });
+    const input = h("input#name", { type: "text", maxlength: 24, "aria-required": "true", value: savedName(), placeholder: t("name_placeholder") });
     patch(
       main,
       h(
@@ -158,7 +158,11 @@ export async function render(main, [rawCode]) {
             onsubmit: async (e) => {
               e.preventDefault();
               const name = (document.getElementById("name")?.value ?? "").trim();
-              if (!name) return;
+              if (!name) {
+                toast(t("name_needed"), "error");
+                document.getElementById("name")?.focus();
+                return;
+              }
               try {
                 await ensureGuest(name);
               } catch (err) {

@@ -10,6 +10,9 @@ import pytest
 
 from hokm.accounts.points import week_start
 from hokm.accounts.store import GameOutcome
+from hokm.engine import RuleSet
+from hokm.server.auth import Identity
+from hokm.storage import GameSummary
 from hokm.table.model import GameResult
 from tests.accounts.live import Live
 
@@ -100,3 +103,50 @@ def week_start_ms() -> int:
     from datetime import UTC, datetime
 
     return int(week_start(datetime.now(UTC)).timestamp() * 1000)
+
+
+async def test_games_stored_but_never_recorded_are_caught_up_once(live: Live) -> None:
+    """The server died (or recording failed) between storing games and recording them: the
+    catch-up records each once, dated when it finished; a broken one is reported, and does
+    not stop the others."""
+    (a,), (ia,) = await _ids(live, "cu", 1)
+    storage = live.store.storage
+    finished = int(time.time() * 1000)  # after the server first started recording
+    for n, winner in ((1, 0), (2, 1)):
+        result = _result((ia, None, None, None), winner)
+        summary = GameSummary(f"CU{ia}-{n}", "NOROOM", n, finished + n, winner, (7, 3), False)
+        await storage.save_game(summary, {"result": result.to_dict()})
+    broken = GameSummary(f"CU{ia}-9", "NOROOM", 9, finished + 9, 0, (7, 3), False)
+    await storage.save_game(broken, {"result": {"not": "a result"}})
+    with pytest.raises(RuntimeError, match="1 stored game"):
+        await live.accounts.catch_up()
+    me = await _me(a)
+    assert (me["games_played"], me["games_won"], me["points"]) == (2, 1, 1)
+    recent = await live.store.recent_games(ia)
+    assert sorted(g["finished_at"] for g in recent) == [finished + 1, finished + 2]
+    with pytest.raises(RuntimeError):  # the broken one is tried again; the others are not
+        await live.accounts.catch_up()
+    assert (await _me(a))["games_played"] == 2
+
+    # A listener that fails while the server runs: the room manager catches up later.
+    rooms = live.app.state.hokm.rooms
+    actor = await rooms.create(Identity(ia, "cu"), RuleSet())
+    real = live.store.record_game
+    calls = 0
+
+    async def failing_once(outcome: GameOutcome) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("the database is away")
+        return await real(outcome)
+
+    live.store.record_game = failing_once  # type: ignore[method-assign]
+    try:
+        await actor._store_game(_result((ia, None, None, None), 0), {"format": "hokm-record/1"})
+        assert rooms.catch_up_due and (await _me(a))["games_played"] == 2
+        rooms._catch_up_next = 0.0
+        await rooms.catch_up()  # what the sweeper does when it is due
+    finally:
+        del live.store.record_game
+    assert (await _me(a))["games_played"] == 3

@@ -180,11 +180,14 @@ async def test_stored_username_keys_are_brought_up_to_date(store: AccountStore) 
     ali = await store.create_account(username="علي", password_hash="h", name="Ali")
     arabic = await store.create_account(username="كاوه", password_hash="h", name="Kaveh")
     persian = await store.create_account(username="kaveh_p", password_hash="h", name="K")
+    latin12 = await store.create_account(username="nima12", password_hash="h", name="N")
+    persian12 = await store.create_account(username="nima_x", password_hash="h", name="N")
     a = store.t.accounts
     legacy = {  # player -> (username, key as the old folding made it)
         ali: ("علي", "علي"),
         arabic: ("كاوه", "كاوه"),
         persian: ("کاوه", "کاوه"),  # Persian kaf: the key the Arabic spelling now folds to
+        persian12: ("nima۱۲", "nima۱۲"),  # digits were not folded to Latin ones before
     }
 
     def write(conn: sa.Connection) -> None:
@@ -201,6 +204,13 @@ async def test_stored_username_keys_are_brought_up_to_date(store: AccountStore) 
     assert found is not None and found.player_id == persian
     keys = dict(await _rows(store, sa.select(a.c.player_id, a.c.username_key)))
     assert keys[arabic] == "كاوه"  # kept: its new key is taken
+    assert keys[persian12] == "nima۱۲"  # kept: "nima12" is the Latin account's
+    # Both still log in: by the username as registered first, else by the folded key.
+    for typed, owner in (("كاوه", arabic), ("nima۱۲", persian12), ("nima12", latin12)):
+        found = await store.account_by_username(typed)
+        assert found is not None and found.player_id == owner, typed
+    found = await store.account_by_username("NIMA١٢")  # Arabic-Indic digits fold to the key
+    assert found is not None and found.player_id == latin12
 
 
 async def _rows(store: AccountStore, query: Any) -> list[tuple[Any, Any]]:
@@ -212,19 +222,23 @@ async def test_stored_games_never_recorded_are_listed_with_their_room_owner(
     store: AccountStore,
 ) -> None:
     """The catch-up after a crash between storing a game and recording it finds exactly the
-    games stored and not recorded, oldest first, with the room's owner."""
+    games stored and not recorded since a time, oldest first, page after page."""
     storage = store.storage
     await storage.create_room(RoomRow("ROOMA", "g_owner", "lobby", 1))
-    for n, at in ((1, 3000), (2, 1000), (3, 2000)):
+    for n, at in ((1, 3000), (2, 1000), (3, 2000), (4, 500)):
         summary = GameSummary(f"ROOMA-{n}", "ROOMA", n, at, 0, (1, 0), False)
         await storage.save_game(summary, {"result": {"game": n}})
-    await storage.save_game(GameSummary("GONE-1", "GONE", 1, 4000, 0, (1, 0), False), {})
+    await storage.save_game(GameSummary("GONE-1", "GONE", 1, 3000, 0, (1, 0), False), {})
     await store.record_game(GameOutcome("ROOMA-3", ("a", None, None, None), winner_team=0))
-    rows = await store.unrecorded_games()
-    assert [(r[0], r[1], r[2]) for r in rows] == [
-        ("ROOMA-2", "ROOMA", "g_owner"),
-        ("ROOMA-1", "ROOMA", "g_owner"),
-        ("GONE-1", "GONE", None),
+    rows = await store.unrecorded_games(since=1000)
+    assert [(r.game_id, r.code, r.finished_at, r.owner) for r in rows] == [
+        ("ROOMA-2", "ROOMA", 1000, "g_owner"),
+        ("GONE-1", "GONE", 3000, None),
+        ("ROOMA-1", "ROOMA", 3000, "g_owner"),
     ]
-    assert rows[0][3] == {"result": {"game": 2}}
-    assert [r[0] for r in await store.unrecorded_games(limit=1)] == ["ROOMA-2"]
+    assert rows[0].record == {"result": {"game": 2}}
+    first = await store.unrecorded_games(since=1000, limit=2)
+    rest = await store.unrecorded_games(
+        since=1000, after=(first[-1].finished_at, first[-1].game_id)
+    )
+    assert [r.game_id for r in first + rest] == [r.game_id for r in rows]

@@ -202,12 +202,13 @@ async def test_leaving_from_one_socket_takes_the_players_other_sockets_out_too(
             if f.get("type") == "event" and f["event"]["kind"] == "member_left"
         ]
         assert left == [ann.id]  # the other socket saw her leave ...
-        assert not actor.attached(second)  # ... and is out of the room
+        assert second not in actor.conns  # ... and is out of the room
+        assert (await actor.sync(second, -1))["code"] == "not_in_room"
         heard = len(second.frames)
 
         await actor.attach(first, "Ann", None)  # she comes back on the first socket
         actor.detach(second)  # and the second one closes
-        await actor.sync(first, -1)  # the detach has been applied
+        assert (await actor.sync(first, -1))["type"] == "snapshot"  # the detach is applied
         assert actor.table.members[ann.id].is_connected
         assert actor.table.status != "paused"
         assert len(second.frames) == heard  # the old socket heard nothing more
@@ -216,21 +217,26 @@ async def test_leaving_from_one_socket_takes_the_players_other_sockets_out_too(
         await storage.close()
 
 
-async def test_a_game_whose_listener_failed_is_caught_up_later(tmp_path: Path) -> None:
+async def test_the_sweeper_catches_up_after_a_listener_failed_and_backs_off(
+    tmp_path: Path,
+) -> None:
     """A game is stored but its listener (the accounts' points) fails: the manager's sweep
-    runs the catch-ups soon after, so the game is not left unreported."""
+    runs the catch-ups soon after; a catch-up that fails is tried again only after a wait.
+    (What the accounts' catch-up records: tests/accounts/test_api_points.py.)"""
     storage = SqlStorage(str(tmp_path / "h.db"))
     await storage.start()
     rooms = RoomManager(storage, settings(tmp_path / "h.db", room_idle_seconds=0.1))
     heard: list[str] = []
-    caught_up = asyncio.Event()
+    calls: list[float] = []
 
     async def failing(actor: Any, result: GameResult, game_id: str) -> None:
         heard.append(game_id)
         raise RuntimeError("the accounts' database is away")
 
     async def catch_up() -> int:
-        caught_up.set()
+        calls.append(time.time())
+        if len(calls) == 1:
+            raise RuntimeError("still away")
         return 1
 
     rooms.game_listeners.append(failing)
@@ -252,8 +258,20 @@ async def test_a_game_whose_listener_failed_is_caught_up_later(tmp_path: Path) -
         )
         await actor._store_game(result, {"format": "hokm-record/1"})
         assert heard == [f"{actor.code}-1"] and rooms.catch_up_due
-        await asyncio.wait_for(caught_up.wait(), 5)
-        assert [g.game_id for g in await storage.list_games(actor.code)] == heard
+        assert [g.game_id for g in await storage.list_games(actor.code)] == heard  # stored
+        for _ in range(100):
+            if calls:
+                break
+            await asyncio.sleep(0.02)
+        assert len(calls) == 1 and rooms.catch_up_due  # it failed: due again, later
+        await asyncio.sleep(0.5)
+        assert len(calls) == 1  # backing off (a minute)
+        rooms._catch_up_next = 0.0  # the minute has passed
+        for _ in range(100):
+            if len(calls) == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert len(calls) == 2 and not rooms.catch_up_due
     finally:
         await rooms.shutdown()
         await storage.close()

@@ -12,6 +12,7 @@ import json
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -163,6 +164,17 @@ class _Tables:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class UnrecordedGame:
+    """A stored game whose outcome was never recorded (:meth:`AccountStore.unrecorded_games`)."""
+
+    game_id: str
+    code: str
+    finished_at: int  # ms
+    owner: str | None  # the room's owner as stored
+    record: dict[str, Any]
+
+
 class AccountStore:
     """Accounts, sessions, ratings, stats, history and points on top of a started storage."""
 
@@ -178,10 +190,15 @@ class AccountStore:
 
     def _rekey(self, conn: sa.Connection) -> None:
         """Bring every stored username key up to :func:`username_key` (whose folding has
-        grown: NFKC, Arabic and Persian letter forms), so no account loses its login. A key
-        that another account already holds is left as it was, and reported."""
+        grown: NFKC, Arabic and Persian letter forms, digits), so no account loses its login.
+        An account whose new key another account holds already (the older first) keeps its
+        key, and logs in by its username exactly as registered (:meth:`account_by_username`)."""
         a = self.t.accounts
-        rows = conn.execute(sa.select(a.c.player_id, a.c.username, a.c.username_key)).all()
+        rows = conn.execute(
+            sa.select(a.c.player_id, a.c.username, a.c.username_key).order_by(
+                a.c.created_at, a.c.player_id
+            )
+        ).all()
         taken = {row.username_key for row in rows}
         for row in rows:
             key = username_key(row.username)
@@ -265,8 +282,12 @@ class AccountStore:
         return str(created)
 
     async def account_by_username(self, username: str) -> AccountRow | None:
+        """The account of ``username`` as typed, else of its key: an account whose key was
+        kept when the folding grew (another took the new key) still logs in as registered."""
         a = self.t.accounts
-        return await self._account(a.c.username_key == username_key(username))
+        exact = unicodedata.normalize("NFC", username.strip())
+        found = await self._account(a.c.username == exact)
+        return found or await self._account(a.c.username_key == username_key(username))
 
     async def account_by_id(self, player_id: str) -> AccountRow | None:
         return await self._account(self.t.accounts.c.player_id == player_id)
@@ -386,21 +407,27 @@ class AccountStore:
         return _ratings_of(rows, ids)
 
     async def unrecorded_games(
-        self, limit: int = 10_000
-    ) -> list[tuple[str, str, str | None, dict[str, Any]]]:
+        self, *, since: int = 0, after: tuple[int, str] | None = None, limit: int = 500
+    ) -> list[UnrecordedGame]:
         """Stored games whose outcome was never recorded (the server stopped, or recording
-        failed, in between): (game id, room code, room owner, the stored record)."""
+        failed, in between), finished at ``since`` (ms) or later, in (finished_at, game_id)
+        order after ``after``."""
         g, rec, rooms = self.storage.t.games, self.t.recorded, self.storage.t.rooms
         query = (
-            sa.select(g.c.game_id, g.c.code, rooms.c.owner, g.c.record)
+            sa.select(g.c.game_id, g.c.code, g.c.finished_at, rooms.c.owner, g.c.record)
             .outerjoin(rooms, rooms.c.code == g.c.code)
-            .where(~sa.exists().where(rec.c.game_id == g.c.game_id))
-            .order_by(g.c.finished_at)
+            .where(g.c.finished_at >= since, ~sa.exists().where(rec.c.game_id == g.c.game_id))
+            .order_by(g.c.finished_at, g.c.game_id)
             .limit(limit)
         )
+        if after is not None:
+            query = query.where(sa.tuple_(g.c.finished_at, g.c.game_id) > sa.tuple_(*after))
         async with self.storage.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [(r.game_id, r.code, r.owner, json.loads(r.record)) for r in rows]
+        return [
+            UnrecordedGame(r.game_id, r.code, r.finished_at, r.owner, json.loads(r.record))
+            for r in rows
+        ]
 
     async def record_game(self, outcome: GameOutcome) -> bool:
         """Apply a game's history, stats, points and (if rated) ratings; False if already done."""

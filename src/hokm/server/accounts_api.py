@@ -298,21 +298,31 @@ class AccountsState:
     )
 
     async def catch_up(self) -> int:
-        """Record the stored games whose outcome was never recorded; how many there were."""
-        done, failed, page = 0, 0, 1000
-        while True:
-            rows = await self.service.store.unrecorded_games(limit=page)
-            for game_id, code, owner, record in rows:
+        """Record the stored games whose outcome was never recorded (the server died, or
+        recording failed, between storing a game and recording it), each dated when it
+        finished; how many were recorded. Games finished before this server first recorded
+        games (:data:`RECORDING_SINCE`) are left alone. Raises if some could not be recorded
+        (they are tried again at the next catch-up)."""
+        since = int(await self.service.store.storage.setting(RECORDING_SINCE, str(_now_ms())))
+        done, failed = 0, 0
+        after: tuple[int, str] | None = None
+        while rows := await self.service.store.unrecorded_games(since=since, after=after):
+            for game in rows:
                 try:
-                    result = GameResult.from_dict(record["result"])
-                    await self.game_finished(result, game_id=game_id, code=code, owner=owner)
+                    result = GameResult.from_dict(game.record["result"])
+                    recorded = await self.game_finished(
+                        result,
+                        game_id=game.game_id,
+                        code=game.code,
+                        owner=game.owner,
+                        at=game.finished_at,
+                    )
                 except Exception:
-                    log.exception("game %s could not be recorded", game_id)
+                    log.exception("game %s could not be recorded", game.game_id)
                     failed += 1
                 else:
-                    done += 1
-            if failed or len(rows) < page:
-                break
+                    done += int(recorded)  # False: recorded meanwhile by its room
+            after = (rows[-1].finished_at, rows[-1].game_id)
         if failed:
             raise RuntimeError(f"{failed} stored game(s) could not be recorded")
         return done
@@ -323,7 +333,13 @@ class AccountsState:
         await self.game_finished(result, game_id=game_id, code=actor.code, owner=owner)
 
     async def game_finished(
-        self, result: GameResult, *, game_id: str, code: str | None, owner: str | None = None
+        self,
+        result: GameResult,
+        *,
+        game_id: str,
+        code: str | None,
+        owner: str | None = None,
+        at: int | None = None,
     ) -> bool:
         """Record a finished/cancelled/closed game: history, stats, points and rating, once.
 
@@ -336,13 +352,18 @@ class AccountsState:
             seat = list(result.players).index(owner) if owner in result.players else None
             if seat is not None:
                 result = replace(result, left=(*result.left, (owner, seat)))
-        outcome = outcome_of(result, game_id=game_id, code=code, match=match, at=_now_ms())
+        at = _now_ms() if at is None else at
+        outcome = outcome_of(result, game_id=game_id, code=code, match=match, at=at)
         try:
             return await self.service.store.record_game(outcome)
         finally:
             if code is not None and result.game == 1:
                 self.quick.games.pop(code, None)
 
+
+#: The settings key of the time (ms) from which stored games are recorded by the catch-up:
+#: the first start of a server that has it (games of a database from before are not counted).
+RECORDING_SINCE = "accounts.recording_since"
 
 #: argon2id parameters of the server (tests lower them to stay fast)
 PASSWORD_PARAMS: dict[str, int] = {"time_cost": 3, "memory_cost": 65536, "parallelism": 1}
@@ -389,6 +410,7 @@ async def setup(server: ServerState) -> AccountsState:
         AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS), names=account_name
     )
     state = await install(server.auth, service, start_match=RoomStarter(server.rooms))
+    await server.storage.setting(RECORDING_SINCE, str(_now_ms()))  # kept from the first start
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)

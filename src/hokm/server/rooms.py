@@ -266,11 +266,6 @@ class RoomActor:
     def detach(self, conn: Connection) -> None:
         self.inbox.put_nowait(_Detach(conn))
 
-    def attached(self, conn: Connection) -> bool:
-        """Whether ``conn`` gets this room's events (a socket whose player left the room
-        from another socket does not)."""
-        return conn in self.conns
-
     async def sync(self, conn: Connection, last_version: int) -> dict[str, Any]:
         future = self._future()
         self.inbox.put_nowait(_Sync(conn, last_version, future))
@@ -382,6 +377,8 @@ class RoomActor:
                     self.conns.pop(item.conn, None)
                 step.left = [c for c in self.conns if c.player == item.player]
         elif isinstance(item, _Attach):
+            if item.conn in self.conns:  # joined again on the same socket: a resume only
+                return step
             join = {"type": "join", "name": item.name}
             joined = table.handle(item.conn.player, join, now)
             if joined.changed:
@@ -427,6 +424,9 @@ class RoomActor:
             self.conns[item.conn] = None
             _settle(item.reply, self._resume_frame(item.conn.player, item.last_version))
         elif isinstance(item, _Sync):
+            if item.conn not in self.conns:  # e.g. its player left the room on another socket
+                _settle(item.reply, error_frame("not_in_room"))
+                return
             _settle(item.reply, self._resume_frame(item.conn.player, item.last_version))
 
     def _resume_frame(self, player: str, last_version: int | None) -> dict[str, Any]:
@@ -647,12 +647,6 @@ def replay(
     diverged = False
     for entry in entries:
         outcome = _replay_one(table, entry)
-        if finished is not None and outcome is not None:
-            at = float(entry["t"])
-            finished.extend(
-                Finished(result, record, at)
-                for result, record in zip(outcome.results, outcome.records, strict=False)
-            )
         after = entry.get("after")
         if after is not None and after != table.version and not diverged:
             diverged = True  # the table code changed since the log was written
@@ -661,6 +655,13 @@ def replay(
                 raw["code"],
                 table.version,
                 after,
+            )
+        if finished is not None and outcome is not None and not diverged:
+            # (after a divergence a game "ended" here may never have ended: not stored)
+            at = float(entry["t"])
+            finished.extend(
+                Finished(result, record, at)
+                for result, record in zip(outcome.results, outcome.records, strict=False)
             )
     restored = Table.from_dict(table.to_dict(), now=now, seed_source=seeds)
     return restored, seeds
@@ -872,6 +873,8 @@ class RoomManager:
         # never reported (the accounts code records the points of such games here).
         self.catch_ups: list[Callable[[], Awaitable[int]]] = []
         self.catch_up_due = False
+        self._catch_up_wait = 0.0  # after a failed catch-up: 60 s, doubling up to an hour
+        self._catch_up_next = 0.0
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: concurrent.futures.Executor | None = None
         self._side_slots: asyncio.Semaphore | None = None
@@ -915,16 +918,24 @@ class RoomManager:
         await self.catch_up()
 
     async def catch_up(self) -> None:
+        """Run the catch-ups; if one fails, again later (backing off)."""
         self.catch_up_due = False
+        failed = False
         for catch_up in list(self.catch_ups):
             try:
                 done = await catch_up()
             except Exception:
                 log.exception("catching up on unreported games failed; tried again later")
-                self.catch_up_due = True
+                failed = True
             else:
                 if done:
                     log.warning("reported %d stored game(s) that had not been reported", done)
+        if failed:
+            self.catch_up_due = True
+            self._catch_up_wait = min(3600.0, max(60.0, 2 * self._catch_up_wait))
+            self._catch_up_next = time.time() + self._catch_up_wait
+        else:
+            self._catch_up_wait = 0.0
 
     async def _sweep(self) -> None:
         """Unload rooms nobody is connected to after ``room_idle_seconds`` (they are stored;
@@ -932,7 +943,7 @@ class RoomManager:
         idle = self.settings.room_idle_seconds
         while not self._stopping:
             await asyncio.sleep(min(60.0, idle / 2))
-            if self.catch_up_due:
+            if self.catch_up_due and time.time() >= self._catch_up_next:
                 await self.catch_up()
             now = time.time()
             for code, actor in list(self.actors.items()):
@@ -1065,17 +1076,19 @@ class RoomManager:
                 self._loading.pop(code, None)
                 return None
             loaded = await self.load_table(code, snapshot)
-            self._loading.pop(code, None)
             actor = RoomActor(
                 self, loaded.table, loaded.seeds, seq=loaded.seq, snapshot_seq=loaded.snapshot_seq
             )
-            self.actors[code] = actor
-            actor.start()
             if loaded.seq != loaded.snapshot_seq:
                 # The server stopped before it stored these games, or before it reported them.
+                # Done before anyone can reach the actor (no input may come between), still
+                # under the lock; if storing fails the room is not loaded and its log is kept.
                 for game in loaded.finished:
                     await actor._store_game(game.result, game.record, at=game.at)
                 await actor._snapshot()
+            self._loading.pop(code, None)
+            self.actors[code] = actor
+            actor.start()
             return actor
 
     async def load_table(

@@ -406,14 +406,15 @@ class _Session:
         room = await self.state.rooms.get(normalize_code(code_raw))
         if room is None:
             return error_frame("room_not_found", ref=ref)
-        if conn.room is room and room.attached(conn):
-            frame = await room.sync(conn, -1 if last is None else last)
-            return {**frame, "ref": ref}
-        if conn.room is not None:
+        if conn.room is not None and conn.room is not room:
             conn.room.detach(conn)
             conn.room = None
+        # (a socket already in the room gets a resume; one whose player left the room from
+        # another socket joins it again)
         frame = await room.attach(conn, conn.identity.name, last)
         if frame.get("type") == "error":
+            if conn.room is room:
+                conn.room = None
             return _translate(frame, ref)
         conn.room = room
         return {**frame, "ref": ref}

@@ -60,7 +60,6 @@ export async function render(main, params, path) {
           ),
         ),
       ),
-      entries.length ? null : h("p.note#leaderboard-empty", {}, t("leaderboard_empty")),
       h(
         "table.lb-table#leaderboard",
         {},
@@ -79,7 +78,7 @@ export async function render(main, params, path) {
           ),
         ),
       ),
-      entries.length ? null : h("p.note", {}, "—"),
+      entries.length ? null : h("p.note#leaderboard-empty", {}, t("leaderboard_empty")),
       data.me?.rank ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), " · ", t("points"), ": ", num(data.me.points)) : null,
     ];
   }

@@ -381,3 +381,39 @@ def test_a_frame_that_cannot_be_encoded_becomes_a_server_error() -> None:
     batch = json.loads(_encode_batch([good, bad]))
     assert batch["type"] == "batch"
     assert [f["type"] for f in batch["frames"]] == ["pong", "error"]
+
+
+async def test_leaving_on_one_socket_takes_the_players_others_out_of_the_room(
+    server: str,
+) -> None:
+    """Sara has the room open on two sockets and leaves on one: the other sees her leave and
+    is out of the room (sync: not_in_room; the room's later events do not reach it). She joins
+    again on the first; closing the second then does not mark her disconnected."""
+    owner, code = await table_with_bots(server, bots=(1, 2))
+    sara = str((owner.player or {})["id"])
+    other = HokmClient(server, token=owner.token)
+    await other.connect()
+    await other.join(code)
+    assert (await owner.command("leave"))["type"] == "ack"
+    await other.wait_for(
+        lambda c: any(
+            e["event"]["kind"] == "member_left" and e["event"]["player"] == sara for e in c.events
+        ),
+        timeout=5,
+    )
+    answer = await other.request({"type": "sync", "last_version": 0}, check=False)
+    assert answer["type"] == "error" and answer["code"] == "not_in_room"
+    heard = len(other.events)
+    async with HokmClient(server, name="Bita") as bita:  # the room goes on without her
+        await bita.join(code)
+        await bita.command("sit", seat=0)
+        await asyncio.sleep(0.3)
+        assert len(other.events) == heard
+        frame = await owner.join(code)  # back in, on the first socket
+        assert frame["type"] == "snapshot" and frame["you"]["is_member"]
+        await other.close()  # the socket that was taken out closes
+        await asyncio.sleep(0.3)
+        snap = await bita.join(code)  # in the room already: a fresh snapshot
+        members = {m["player"]: m for m in snap["table"]["members"]}
+        assert members[sara]["connected"] is True
+    await owner.close()

@@ -229,7 +229,7 @@ async def test_the_sweeper_catches_up_after_a_listener_failed_and_backs_off(
     heard: list[str] = []
     calls: list[float] = []
 
-    async def failing(actor: Any, result: GameResult, game_id: str) -> None:
+    async def failing(actor: Any, result: GameResult, game_id: str, at: int) -> None:
         heard.append(game_id)
         raise RuntimeError("the accounts' database is away")
 

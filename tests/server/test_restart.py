@@ -118,6 +118,8 @@ async def test_a_game_ended_just_before_a_crash_is_stored_and_counted(
             assert profile["games_played"] == 1
             assert profile["points"] == (1 if record["result"]["winner_team"] == 0 else 0)
             assert [g["game_id"] for g in profile["recent_games"]] == [games[0]["game_id"]]
+            # dated when the game ended, not when the restart stored or counted it
+            assert profile["recent_games"][0]["finished_at"] == games[0]["finished_at"]
             frame = await client.join(code)
             assert frame["table"]["status"] == "between_games"
             await client.close()

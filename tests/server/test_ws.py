@@ -368,6 +368,33 @@ async def test_idle_rooms_are_unloaded_and_come_back(tmp_path: Path) -> None:
         await back.close()
 
 
+async def test_a_socket_left_out_of_a_room_that_was_unloaded_still_answers(
+    tmp_path: Path,
+) -> None:
+    """Sara leaves on one socket; with nobody left the room is unloaded. Her other socket,
+    taken out of the room, still gets answers: not_in_room for a sync, and a join loads the
+    room again (it used to wait for ever on the unloaded room)."""
+    async with running_server(settings(tmp_path / "h.db", room_idle_seconds=0.2)) as url:
+        owner, code = await table_with_bots(url)
+        other = HokmClient(url, token=owner.token)
+        await other.connect()
+        await other.join(code)
+        assert (await owner.command("leave"))["type"] == "ack"
+        for _ in range(100):
+            if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert (await owner.rest("GET", "/api/metrics"))["rooms"] == 0
+        answer = await asyncio.wait_for(
+            other.request({"type": "sync", "last_version": 0}, check=False), 5
+        )
+        assert answer["type"] == "error" and answer["code"] == "not_in_room"
+        frame = await asyncio.wait_for(other.join(code), 5)
+        assert frame["type"] == "snapshot" and frame["you"]["is_member"]
+        await other.close()
+        await owner.close()
+
+
 def test_a_frame_that_cannot_be_encoded_becomes_a_server_error() -> None:
     """A server bug (an unencodable value) costs that frame only: the connection's writer goes
     on (it used to end silently, leaving the client connected and deaf)."""

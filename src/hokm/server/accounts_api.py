@@ -327,10 +327,15 @@ class AccountsState:
             raise RuntimeError(f"{failed} stored game(s) could not be recorded")
         return done
 
-    async def on_room_game(self, actor: Any, result: GameResult, game_id: str) -> None:
-        """The room manager's game listener: a room's game ended (stored already)."""
+    async def on_room_game(
+        self, actor: Any, result: GameResult, game_id: str, finished_at: int
+    ) -> None:
+        """The room manager's game listener: a room's game ended (stored already) at
+        ``finished_at`` (ms; stored again after a restart, it is still the game's end)."""
         owner = getattr(getattr(actor, "table", None), "owner", None)
-        await self.game_finished(result, game_id=game_id, code=actor.code, owner=owner)
+        await self.game_finished(
+            result, game_id=game_id, code=actor.code, owner=owner, at=finished_at
+        )
 
     async def game_finished(
         self,

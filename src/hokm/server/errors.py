@@ -21,6 +21,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "unauthorized": ("who are you? send hello with a valid token", "هویت شما شناخته نشد"),
     "unsupported_protocol": ("protocol version not supported", "نسخه‌ی پروتکل پشتیبانی نمی‌شود"),
     "not_in_room": ("join a room first", "اول وارد یک اتاق شوید"),
+    "room_unloaded": (
+        "the room was put away meanwhile: join it again",
+        "اتاق بسته شد؛ دوباره وارد آن شوید",
+    ),
     "room_not_found": ("no room with this code", "اتاقی با این کد پیدا نشد"),
     "not_found": ("not found", "پیدا نشد"),
     "bad_name": ("this name cannot be used", "این نام قابل استفاده نیست"),

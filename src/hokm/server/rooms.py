@@ -85,7 +85,8 @@ _VIEW_KINDS = frozenset(
 )
 
 
-GameListener = Callable[["RoomActor", GameResult, str], Awaitable[None]]
+#: ``await listener(actor, result, game_id, finished_at_ms)``
+GameListener = Callable[["RoomActor", GameResult, str, int], Awaitable[None]]
 
 
 class Connection(Protocol):
@@ -252,21 +253,29 @@ class RoomActor:
         received: float | None = None,
     ) -> dict[str, Any]:
         """Apply a table command from ``player``; returns their reply frame."""
+        if self.stopped:
+            return error_frame("room_unloaded")
         future = self._future()
         arrived = time.time() if received is None else received
         self.inbox.put_nowait(_Command(conn, player, data, future, arrived))
         return await future
 
     async def attach(self, conn: Connection, name: str, last_version: int | None) -> dict[str, Any]:
-        """Enter the room on ``conn`` (join + connect); returns a snapshot or an events frame."""
+        """Enter the room on ``conn`` (join + connect); returns a snapshot or an events frame
+        (``room_unloaded`` if this actor has stopped: load the room again)."""
+        if self.stopped:
+            return error_frame("room_unloaded")
         future = self._future()
         self.inbox.put_nowait(_Attach(conn, name, last_version, future))
         return await future
 
     def detach(self, conn: Connection) -> None:
-        self.inbox.put_nowait(_Detach(conn))
+        if not self.stopped:
+            self.inbox.put_nowait(_Detach(conn))
 
     async def sync(self, conn: Connection, last_version: int) -> dict[str, Any]:
+        if self.stopped:
+            return error_frame("room_unloaded")
         future = self._future()
         self.inbox.put_nowait(_Sync(conn, last_version, future))
         return await future
@@ -343,7 +352,8 @@ class RoomActor:
             await self.manager.storage.append_events(self.code, first, step.entries)
             self.seq += len(step.entries)
         for result, record in zip(outcome.results, outcome.records, strict=False):
-            await self._store_game(result, record)
+            # dated by the input that ended it, as a replay after a crash would date it
+            await self._store_game(result, record, at=now)
         self._broadcast(outcome.events)
         for conn in step.left:
             self.conns.pop(conn, None)
@@ -561,7 +571,7 @@ class RoomActor:
         await self.manager.storage.save_game(summary, {**record, "result": result.to_dict()})
         for listener in list(self.manager.game_listeners):
             try:
-                await listener(self, result, summary.game_id)
+                await listener(self, result, summary.game_id, summary.finished_at)
             except Exception:
                 # Stored but not reported: the manager's catch-up reports it again later.
                 log.exception("room %s: a game listener failed", self.code)
@@ -866,7 +876,7 @@ class RoomManager:
         self.gc_pauses = GcPauses()
         period = settings.full_gc_seconds
         self._full_gc = None if period is None else FullCollections(period)
-        # Called once a game ended and was stored: ``await listener(actor, result, game_id)``
+        # Called once a game ended and was stored: ``await listener(actor, result, game_id, at)``
         # (the accounts code records points and ratings here).
         self.game_listeners: list[GameListener] = []
         # Called at start-up and after a listener failed: report stored games that were

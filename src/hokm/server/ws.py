@@ -376,6 +376,10 @@ class _Session:
             return error_frame("bad_message", "hello is only the first frame", ref=ref)
         if kind == "join":
             return await self.join(conn, data)
+        if conn.room is not None and conn.room.stopped:
+            # The room was unloaded while this socket was out of it (its player left it on
+            # another socket): the socket is in no room.
+            conn.room = None
         if kind == "sync":
             _check_envelope(data, "sync")
             if conn.room is None:
@@ -412,6 +416,13 @@ class _Session:
         # (a socket already in the room gets a resume; one whose player left the room from
         # another socket joins it again)
         frame = await room.attach(conn, conn.identity.name, last)
+        for _ in range(3):  # the room was unloaded just now: load it again
+            if frame.get("code") != "room_unloaded":
+                break
+            room = await self.state.rooms.get(normalize_code(code_raw))
+            if room is None:
+                return error_frame("room_not_found", ref=ref)
+            frame = await room.attach(conn, conn.identity.name, last)
         if frame.get("type") == "error":
             if conn.room is room:
                 conn.room = None

@@ -208,3 +208,21 @@ new MutationObserver(() => {
   }
 }).observe(document, {childList: true, subtree: true});
 """
+
+
+def test_skip_link_and_what_a_screen_reader_hears_at_the_table(
+    new_page: Callable[..., Page],
+) -> None:
+    """The skip link moves the focus to the page (it used to open "page not found"); the
+    score, tricks, trump and card counts are read with their words, not as bare digits."""
+    page = new_page(lang="en")
+    start_practice(page, "Kbd", level="easy")
+    page.focus("#skip-link")  # the first stop of the Tab order
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    assert page.locator(".table-view").count() == 1  # still at the table
+    score = page.inner_text("#score .sr-only")
+    assert re.search(r"Us \d+, Them \d+", score), score
+    assert page.inner_text("#trump .sr-only").startswith("Trump: ")
+    counts = page.locator(".seat .count .sr-only").all_inner_texts()
+    assert counts and all(re.fullmatch(r"\d+ cards", c) for c in counts), counts

@@ -47,7 +47,13 @@ function applySettings() {
 function renderChrome() {
   document.title = `${t("app_title")} · Hokm`;
   document.getElementById("brand-name").textContent = t("app_title");
-  document.getElementById("skip-link").textContent = t("skip_to_main");
+  const skip = document.getElementById("skip-link");
+  skip.textContent = t("skip_to_main");
+  // "#main" would be read as a page address by the router: move the focus instead.
+  skip.onclick = (e) => {
+    e.preventDefault();
+    document.getElementById("main").focus();
+  };
   document.getElementById("menu").setAttribute("aria-label", t("menu"));
   const langBtn = document.getElementById("lang");
   langBtn.textContent = t("lang_switch");

@@ -55,13 +55,29 @@ export function patch(container, ...children) {
   const next = document.createElement(container.nodeName);
   append(next, children);
   const copy = [...next.childNodes];
+  const focused = document.activeElement;
+  const inside = focused && focused !== document.body && container.contains(focused);
   try {
     morphChildren(container, next);
   } catch (err) {
     console.error("patch failed; re-rendering", err?.stack || err);
     container.replaceChildren(...copy.map((n) => (n.isConnected ? n.cloneNode(true) : n)));
   }
+  if (inside && !focused.isConnected) refocus(container, focused);
   return container;
+}
+
+/** The focused element went away (its button was used up, the page moved on): focus its
+ * replacement if there is one, else the decision now asked for, else the main region, so
+ * that keyboard and screen-reader users do not fall back to the top of the page. */
+function refocus(container, gone) {
+  const key = keyOf(gone);
+  const again = key?.startsWith("#") ? container.querySelector(key) : null;
+  const target =
+    again ||
+    container.querySelector("#choose-trump .suit-btn, #choose-hakem button, #bam-go, #game-over button, #game-over a") ||
+    document.getElementById("main");
+  target?.focus({ preventScroll: true });
 }
 
 function keyOf(node) {

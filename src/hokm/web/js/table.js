@@ -55,6 +55,12 @@ export function renderTable(ctx) {
   );
 }
 
+/** An element read by screen readers as ``label`` (a plain div's aria-label is not read),
+ * showing ``children`` to the eye only. */
+function labelled(tag, label, ...children) {
+  return h(tag, {}, h("span.sr-only", {}, label), h("span.shown", { "aria-hidden": "true" }, ...children));
+}
+
 function hud(store) {
   const game = store.game;
   const rules = store.table.rules || {};
@@ -65,21 +71,21 @@ function hud(store) {
   return h(
     "div.hud",
     {},
-    h(
-      "div.hud-item.score",
-      { id: "score", "aria-label": `${t("game_score")}: ${teamLabel(store, us)} ${num(score[us])}${t("list_sep")}${teamLabel(store, them)} ${num(score[them])}` },
+    labelled(
+      "div.hud-item.score#score",
+      `${t("game_score")} (${t("target", { n: rules.target_points ?? 7 })}): ${teamLabel(store, us)} ${num(score[us])}${t("list_sep")}${teamLabel(store, them)} ${num(score[them])}`,
       h("span.label", {}, t("score"), " ", h("small", {}, t("target", { n: rules.target_points ?? 7 }))),
       h("span.val", {}, h("b.us", {}, num(score[us])), " – ", h("b.them", {}, num(score[them]))),
     ),
-    h(
-      "div.hud-item.tricks",
-      { id: "tricks", "aria-label": `${t("tricks")}: ${teamLabel(store, us)} ${num(tricks[us])}${t("list_sep")}${teamLabel(store, them)} ${num(tricks[them])}` },
+    labelled(
+      "div.hud-item.tricks#tricks",
+      `${t("tricks")}: ${teamLabel(store, us)} ${num(tricks[us])}${t("list_sep")}${teamLabel(store, them)} ${num(tricks[them])}`,
       h("span.label", {}, t("tricks")),
       h("span.val", {}, h("b.us", {}, num(tricks[us])), " – ", h("b.them", {}, num(tricks[them]))),
     ),
-    h(
-      "div.hud-item.trump",
-      { id: "trump", "aria-label": `${t("trump")}: ${game.trump ? suitName(game.trump) : t("no_trump_yet")}` },
+    labelled(
+      "div.hud-item.trump#trump",
+      `${t("trump")}: ${game.trump ? suitName(game.trump) : t("no_trump_yet")}`,
       h("span.label", {}, t("trump")),
       game.trump ? h(`span.val.big.suit-${game.trump}`, {}, SYMBOL[game.trump]) : h("span.val", {}, "–"),
     ),
@@ -141,7 +147,7 @@ function seatBox(ctx, seat, pos) {
       h("span.name", {}, store.seatName(seat)),
       away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " ", robot(t("bot"))) : null,
     ),
-    pos === "bottom" && seat === store.mySeat ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null) : h("div.seat-meta", {}, h("span.count", { "aria-label": t("cards_in_hand", { n: count }) }, h("span.mini-back", { "aria-hidden": "true" }), num(count)), turn ? countdown(store, seat) : null),
+    pos === "bottom" && seat === store.mySeat ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null) : h("div.seat-meta", {}, labelled("span.count", t("cards_in_hand", { n: count }), h("span.mini-back"), num(count)), turn ? countdown(store, seat) : null),
   );
 }
 
@@ -214,7 +220,7 @@ function prompt(ctx) {
     return h(
       "div.prompt.choose-hakem#choose-hakem",
       { role: "group", "aria-label": t("choose_hakem") },
-      h("strong", {}, t("choose_hakem")),
+      h("strong", { role: "alert" }, t("choose_hakem")),
       h(
         "div.row",
         {},
@@ -230,7 +236,7 @@ function prompt(ctx) {
     return h(
       "div.prompt.choose-trump#choose-trump",
       { role: "group", "aria-label": t("choose_trump") },
-      h("div.prompt-head", {}, h("strong", {}, t("choose_trump")), " ", timerBar),
+      h("div.prompt-head", {}, h("strong", { role: "alert" }, t("choose_trump")), " ", timerBar),
       h("p.small", {}, t("choose_trump_help")),
       h(
         "div.row.suits",
@@ -238,7 +244,7 @@ function prompt(ctx) {
         trumps.map((a) =>
           h(
             `button.suit-btn.suit-${a.suit}`,
-            { type: "button", dataset: { suit: a.suit }, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)}` },
+            { type: "button", dataset: { suit: a.suit }, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)} (${t("cards_in_hand", { n: counts[a.suit] || 0 })})` },
             h("span.sym", { "aria-hidden": "true" }, SYMBOL[a.suit]),
             h("span", {}, t(`suit_${a.suit}`), " ", h("small", {}, `(${num(counts[a.suit] || 0)})`)),
           ),
@@ -252,7 +258,7 @@ function prompt(ctx) {
     return h(
       "div.prompt.bam#bam",
       { role: "group", "aria-label": t("result_bam") },
-      h("div.prompt-head", {}, h("strong", {}, t("bam_question")), " ", timerBar),
+      h("div.prompt-head", {}, h("strong", { role: "alert" }, t("bam_question")), " ", timerBar),
       h(
         "div.row",
         {},
@@ -267,7 +273,8 @@ function prompt(ctx) {
   else if (game.phase === "bam") text = t("bam_waiting", { team: teamLabel(store, game.bam_team ?? 0) });
   else if (game.to_move !== null && game.to_move !== undefined) text = t("turn_of", { name: store.seatName(game.to_move) });
   if (game.bam_going) text = `${text} · ${t("bam_going")}`;
-  return h("div.prompt#prompt", { role: "status", class: store.legal("play").length ? "mine" : "" }, h("span", {}, text), " ", timerBar);
+  // Only the text is a live region: the countdown beside it changes every second.
+  return h("div.prompt#prompt", { class: store.legal("play").length ? "mine" : "" }, h("span", { role: "status" }, text), " ", timerBar);
 }
 
 /** Why a card may not be played now, in the player's words. The server says which cards are
@@ -416,6 +423,7 @@ function resultBanner(ctx) {
   const { store, ui } = ctx;
   const res = store.handResult;
   if (!res || ui.resultShown === `${res.hand}`) return null;
+  if (store.table.status === "game_over") return null; // the game-over panel says it all
   const game = store.game;
   // Once the next hand's play has begun, the last hand's result no longer covers the table.
   const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
@@ -431,7 +439,13 @@ function resultBanner(ctx) {
   return h(
     `div.result-banner.result-${res.result}${animate ? ".enter" : ""}#hand-result`,
     { role: "status" },
-    h("strong.result-name", {}, capitalized(t(`result_${res.result}`))),
+    h(
+      "strong.result-name",
+      {},
+      ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 }),
+      " · ",
+      capitalized(t(`result_${res.result}`)),
+    ),
     h("div", {}, t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points })),
     h("div.small.result-tricks", {}, `${t("tricks")}: `, ...tricksText(res.tricks, mine)),
     h(

@@ -227,7 +227,7 @@ export async function render(main) {
         h("span#sim-trump", {}, t("trump"), ": ", sim.trump ? h(`b.suit-${sim.trump}`, {}, suitName(sim.trump)) : t("no_trump_yet")),
         h("span#sim-tricks", {}, t("tricks"), ": ", `${num(sim.tricks_won[0])} – ${num(sim.tricks_won[1])}`),
         s.seed ? h("span.small", { dir: "ltr" }, `seed ${s.seed.slice(0, 10)}…`) : null,
-        h("button#sim-undo", { type: "button", disabled: !s.plays.length && !s.trump, onclick: () => { if (s.plays.length) s.plays = s.plays.slice(0, -1); else s.trump = null; s.advice = null; refreshState(); } }, "↶"),
+        h("button#sim-undo", { type: "button", "aria-label": t("undo"), title: t("undo"), disabled: !s.plays.length && !s.trump, onclick: () => { if (s.plays.length) s.plays = s.plays.slice(0, -1); else s.trump = null; s.advice = null; refreshState(); } }, "↶"),
         h("button#sim-new", { type: "button", onclick: () => { s.stage = "setup"; s.hands = [[], [], [], []]; draw(); } }, t("sim_random"), " / ", t("sim_setup")),
       ),
       trumpChoice

@@ -45,7 +45,7 @@ function applySettings() {
 }
 
 function renderChrome() {
-  document.title = `${t("app_title")} · Hokm`;
+  document.title = lang() === "fa" ? `${t("app_title")} · Hokm` : "Hokm (حکم)";
   document.getElementById("brand-name").textContent = t("app_title");
   const skip = document.getElementById("skip-link");
   skip.textContent = t("skip_to_main");

@@ -274,7 +274,9 @@ function prompt(ctx) {
   else if (game.to_move !== null && game.to_move !== undefined) text = t("turn_of", { name: store.seatName(game.to_move) });
   if (game.bam_going) text = `${text} · ${t("bam_going")}`;
   // Only the text is a live region: the countdown beside it changes every second.
-  return h("div.prompt#prompt", { class: store.legal("play").length ? "mine" : "" }, h("span", { role: "status" }, text), " ", timerBar);
+  // (kept when empty, hidden, so the table does not jump and the live region stays in place)
+  const kind = store.legal("play").length ? "mine" : text || timerBar ? "" : "idle";
+  return h("div.prompt#prompt", { class: kind }, h("span", { role: "status" }, text), " ", timerBar);
 }
 
 /** Why a card may not be played now, in the player's words. The server says which cards are

@@ -226,3 +226,21 @@ def test_skip_link_and_what_a_screen_reader_hears_at_the_table(
     assert page.inner_text("#trump .sr-only").startswith("Trump: ")
     counts = page.locator(".seat .count .sr-only").all_inner_texts()
     assert counts and all(re.fullmatch(r"\d+ cards", c) for c in counts), counts
+
+
+def test_the_last_trick_opens_with_enter_and_closes_with_escape(
+    new_page: Callable[..., Page],
+) -> None:
+    page = new_page()
+    start_practice(page, "Kbd", level="easy")
+    for _ in range(300):  # play until a trick is complete
+        if store(page, "(s.game.tricks || []).length") >= 1:
+            break
+        if take_turn(page) is None:
+            page.wait_for_timeout(30)
+    page.focus("#last-trick-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#last-trick")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#last-trick", state="detached")
+    assert page.evaluate("document.activeElement.id") == "last-trick-btn"

@@ -26,7 +26,16 @@ export function renderTable(ctx) {
   const paused = store.table.paused || store.table.status === "paused";
   return h(
     "div.table-view",
-    { dataset: { phase: game.phase } },
+    {
+      dataset: { phase: game.phase },
+      onkeydown: (e) => {
+        if (e.key === "Escape" && ui.lastTrickOpen) {
+          ui.lastTrickOpen = false; // Escape closes the last trick, as it opened: by keyboard
+          ctx.redraw();
+          document.getElementById("last-trick-btn")?.focus();
+        }
+      },
+    },
     hud(store),
     paused ? h("div.banner.warn#paused", { role: "status" }, t("game_paused")) : null,
     awayBanner(store),
@@ -240,7 +249,7 @@ function prompt(ctx) {
       h("p.small", {}, t("choose_trump_help")),
       h(
         "div.row.suits",
-        {},
+        { onkeydown: arrowKeys(".suit-btn") },
         trumps.map((a) =>
           h(
             `button.suit-btn.suit-${a.suit}`,
@@ -304,18 +313,7 @@ function handRow(ctx) {
     legal.clear();
     act({ type: "play", card });
   };
-  const onKey = (e) => {
-    const keys = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1, Home: "first", End: "last" };
-    if (!(e.key in keys)) return;
-    const all = [...e.currentTarget.querySelectorAll(".card")];
-    const i = all.indexOf(document.activeElement);
-    let j;
-    if (keys[e.key] === "first") j = 0;
-    else if (keys[e.key] === "last") j = all.length - 1;
-    else j = Math.max(0, Math.min(all.length - 1, (i < 0 ? 0 : i) + keys[e.key]));
-    all[j]?.focus();
-    e.preventDefault();
-  };
+  const onKey = arrowKeys(".card");
   return h(
     "div.hand",
     { role: "group", "aria-label": `${t("your_hand")} · ${t("legal_hint")}`, dir: "ltr", onkeydown: onKey },
@@ -328,6 +326,25 @@ function handRow(ctx) {
       }),
     ),
   );
+}
+
+/** A keydown handler moving the focus among the ``selector`` elements of a row with the arrow
+ * keys (left and right as the row reads: mirrored in a right-to-left row), Home and End. */
+function arrowKeys(selector) {
+  return (e) => {
+    const rtl = getComputedStyle(e.currentTarget).direction === "rtl";
+    const side = rtl ? -1 : 1;
+    const keys = { ArrowLeft: -side, ArrowRight: side, ArrowUp: -1, ArrowDown: 1, Home: "first", End: "last" };
+    if (!(e.key in keys)) return;
+    const all = [...e.currentTarget.querySelectorAll(selector)].filter((el) => !el.disabled);
+    const i = all.indexOf(document.activeElement);
+    let j;
+    if (keys[e.key] === "first") j = 0;
+    else if (keys[e.key] === "last") j = all.length - 1;
+    else j = Math.max(0, Math.min(all.length - 1, (i < 0 ? 0 : i) + keys[e.key]));
+    all[j]?.focus();
+    e.preventDefault();
+  };
 }
 
 function closeGameButton(ctx) {

@@ -206,3 +206,28 @@ def test_a_full_trick_leaves_every_card_readable(new_page: Callable[..., Page], 
     page.goto("/")
     page.wait_for_selector("#practice")
     assert page.evaluate(_FULL_TRICK) == []
+
+
+def test_the_card_picker_is_one_tab_stop_walked_with_the_arrow_keys(
+    new_page: Callable[..., Page],
+) -> None:
+    """The trump advisor's 52 cards: Tab enters at the first card and leaves after it; the
+    arrow keys walk the grid (a row is a suit of 13, laid out left to right in both
+    languages, as a hand of cards is)."""
+    for lang, forward in (("en", "ArrowRight"), ("fa", "ArrowRight")):
+        page = new_page(lang=lang)
+        page.goto("/#/advisor")
+        page.wait_for_selector(".picker .card")
+        assert page.locator('.picker .card[tabindex="0"]').count() == 1
+        page.focus('.picker .card[tabindex="0"]')
+        order = page.eval_on_selector_all(".picker .card", "els => els.map(e => e.dataset.card)")
+        current = "document.activeElement.dataset.card"
+        assert page.evaluate(current) == order[0]
+        page.keyboard.press(forward)
+        assert page.evaluate(current) == order[1]
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate(current) == order[14]
+        page.keyboard.press("End")
+        assert page.evaluate(current) == order[25]
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement.closest('.picker')") is False

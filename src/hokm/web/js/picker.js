@@ -5,11 +5,15 @@ import { SUITS, cardEl } from "./cards.js";
 export const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
 export const DECK = SUITS.flatMap((s) => RANKS.map((r) => `${r}${s}`));
 
-/** ``state(code)`` → {pressed, owner, disabled}; ``onpick(code)`` on click. */
+/** ``state(code)`` → {pressed, owner, disabled}; ``onpick(code)`` on click.
+ *
+ * One Tab stop for the 52 cards (the first that can be picked); the arrow keys move in the
+ * grid (left and right as the row reads, up and down by a suit), Home and End along a row. */
 export function picker(state, onpick, label) {
+  let first = true;
   return h(
     "div.picker",
-    { role: "group", "aria-label": label },
+    { role: "group", "aria-label": label, onkeydown: moveInGrid },
     DECK.map((code) => {
       const st = state(code) || {};
       const el = cardEl(code, {
@@ -19,9 +23,33 @@ export function picker(state, onpick, label) {
       });
       el.setAttribute("aria-pressed", st.pressed ? "true" : "false");
       if (st.disabled) el.disabled = true;
+      el.setAttribute("tabindex", first && !st.disabled ? "0" : "-1");
+      if (!st.disabled) first = false;
       return el;
     }),
   );
+}
+
+function moveInGrid(e) {
+  const cards = [...e.currentTarget.querySelectorAll(".card")];
+  const i = cards.indexOf(document.activeElement);
+  if (i < 0) return;
+  const side = getComputedStyle(e.currentTarget).direction === "rtl" ? -1 : 1;
+  const row = i - (i % RANKS.length);
+  const to = {
+    ArrowRight: i + side,
+    ArrowLeft: i - side,
+    ArrowDown: i + RANKS.length,
+    ArrowUp: i - RANKS.length,
+    Home: row,
+    End: row + RANKS.length - 1,
+  }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  let j = to;
+  const step = Math.sign(to - i) || 1;
+  while (j >= 0 && j < cards.length && cards[j].disabled) j += e.key === "Home" || e.key === "End" ? -step : step;
+  if (j >= 0 && j < cards.length) cards[j].focus();
 }
 
 export function shuffled(list) {

@@ -303,6 +303,7 @@ class AccountsState:
         finished; how many were recorded. Games finished before this server first recorded
         games (:data:`RECORDING_SINCE`) are left alone. Raises if some could not be recorded
         (they are tried again at the next catch-up)."""
+        # (first set by the catch-up of the first start, before any game is played)
         since = int(await self.service.store.storage.setting(RECORDING_SINCE, str(_now_ms())))
         done, failed = 0, 0
         after: tuple[int, str] | None = None
@@ -415,7 +416,6 @@ async def setup(server: ServerState) -> AccountsState:
         AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS), names=account_name
     )
     state = await install(server.auth, service, start_match=RoomStarter(server.rooms))
-    await server.storage.setting(RECORDING_SINCE, str(_now_ms()))  # kept from the first start
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)

@@ -325,8 +325,7 @@ class RoomActor:
             _answer(item, error_frame("server_error"))
         try:
             loaded = await self.manager.load_table(self.code)
-            for game in loaded.finished:  # the failed input may have ended a game unstored
-                await self._store_game(game.result, game.record, at=game.at)
+            await self._store_finished(loaded.finished)  # the failed input may have ended one
         except Exception:  # pragma: no cover - storage is down
             log.exception("room %s: reload failed", self.code)
             self.broken = True
@@ -576,6 +575,11 @@ class RoomActor:
                 # Stored but not reported: the manager's catch-up reports it again later.
                 log.exception("room %s: a game listener failed", self.code)
                 self.manager.catch_up_due = True
+
+    async def _store_finished(self, finished: list[Finished]) -> None:
+        """Store (again) the games a replayed log ended, each dated by its ending input."""
+        for game in finished:
+            await self._store_game(game.result, game.record, at=game.at)
 
     async def _snapshot(self) -> None:
         data = snapshot_data(self.table, self.seeds)
@@ -1093,8 +1097,7 @@ class RoomManager:
                 # The server stopped before it stored these games, or before it reported them.
                 # Done before anyone can reach the actor (no input may come between), still
                 # under the lock; if storing fails the room is not loaded and its log is kept.
-                for game in loaded.finished:
-                    await actor._store_game(game.result, game.record, at=game.at)
+                await actor._store_finished(loaded.finished)
                 await actor._snapshot()
             self._loading.pop(code, None)
             self.actors[code] = actor

@@ -407,22 +407,18 @@ class _Session:
             return error_frame("bad_message", "join: as is player or spectator", ref=ref)
         if not isinstance(code_raw, str) or len(code_raw) > 32 or not is_code(code_raw):
             return error_frame("room_not_found", ref=ref)
-        room = await self.state.rooms.get(normalize_code(code_raw))
-        if room is None:
-            return error_frame("room_not_found", ref=ref)
-        if conn.room is not None and conn.room is not room:
-            conn.room.detach(conn)
-            conn.room = None
-        # (a socket already in the room gets a resume; one whose player left the room from
-        # another socket joins it again)
-        frame = await room.attach(conn, conn.identity.name, last)
-        for _ in range(3):  # the room was unloaded just now: load it again
-            if frame.get("code") != "room_unloaded":
-                break
+        for _ in range(3):  # a room unloaded just as the join arrived is loaded again
             room = await self.state.rooms.get(normalize_code(code_raw))
             if room is None:
                 return error_frame("room_not_found", ref=ref)
+            if conn.room is not None and conn.room is not room:
+                conn.room.detach(conn)
+                conn.room = None
+            # (a socket already in the room gets a resume; one whose player left the room
+            # from another socket joins it again)
             frame = await room.attach(conn, conn.identity.name, last)
+            if frame.get("code") != "room_unloaded":
+                break
         if frame.get("type") == "error":
             if conn.room is room:
                 conn.room = None

@@ -68,14 +68,15 @@ export function patch(container, ...children) {
 }
 
 /** The focused element went away (its button was used up, the page moved on): focus its
- * replacement if there is one, else the decision now asked for, else the main region, so
- * that keyboard and screen-reader users do not fall back to the top of the page. */
+ * replacement if there is one, else the first control of the decision now asked for (an
+ * element marked ``data-decision``), else the main region, so that keyboard and
+ * screen-reader users do not fall back to the top of the page. */
 function refocus(container, gone) {
   const key = keyOf(gone);
   const again = key?.startsWith("#") ? container.querySelector(key) : null;
   const target =
     again ||
-    container.querySelector("#choose-trump .suit-btn, #choose-hakem button, #bam-go, #game-over button, #game-over a") ||
+    container.querySelector("[data-decision] button:not(:disabled), [data-decision] a") ||
     document.getElementById("main");
   target?.focus({ preventScroll: true });
 }
@@ -158,6 +159,38 @@ function morph(old, fresh) {
 /** Remove the error toasts shown so far (the thing they complained about is now fixed). */
 export function clearErrors() {
   for (const el of document.querySelectorAll("#toasts .toast.error")) el.remove();
+}
+
+/**
+ * A keydown handler moving the focus among the ``selector`` elements inside the element it is
+ * set on, with the arrow keys: left and right as the rows read (mirrored right to left), up
+ * and down by a row of ``columns`` (one row: to the previous and next), Home and End to the
+ * ends of the row. Disabled elements are passed over.
+ */
+export function arrowFocus(selector, columns = Infinity) {
+  return (e) => {
+    const all = [...e.currentTarget.querySelectorAll(selector)];
+    const i = all.indexOf(document.activeElement);
+    if (i < 0) return;
+    const side = getComputedStyle(e.currentTarget).direction === "rtl" ? -1 : 1;
+    const width = Math.min(columns, all.length);
+    const row = i - (i % width);
+    const to = {
+      ArrowRight: i + side,
+      ArrowLeft: i - side,
+      ArrowDown: i + (columns === Infinity ? 1 : width),
+      ArrowUp: i - (columns === Infinity ? 1 : width),
+      Home: row,
+      End: Math.min(all.length, row + width) - 1,
+    }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const towardI = e.key === "Home" || e.key === "End";
+    const step = (towardI ? -1 : 1) * (Math.sign(to - i) || 1);
+    let j = Math.max(0, Math.min(all.length - 1, to));
+    while (all[j]?.disabled && j !== i) j += step;
+    all[j]?.focus();
+  };
 }
 
 /** A short, non-blocking status message in the live region at the top of the page. */

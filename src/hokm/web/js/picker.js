@@ -1,5 +1,5 @@
 // A 52-card picker (4 rows of 13) used by the simulator and the trump advisor.
-import { h } from "./dom.js";
+import { arrowFocus, h } from "./dom.js";
 import { SUITS, cardEl } from "./cards.js";
 
 export const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
@@ -13,7 +13,7 @@ export function picker(state, onpick, label) {
   let first = true;
   return h(
     "div.picker",
-    { role: "group", "aria-label": label, onkeydown: moveInGrid },
+    { role: "group", "aria-label": label, onkeydown: arrowFocus(".card", RANKS.length) },
     DECK.map((code) => {
       const st = state(code) || {};
       const el = cardEl(code, {
@@ -28,28 +28,6 @@ export function picker(state, onpick, label) {
       return el;
     }),
   );
-}
-
-function moveInGrid(e) {
-  const cards = [...e.currentTarget.querySelectorAll(".card")];
-  const i = cards.indexOf(document.activeElement);
-  if (i < 0) return;
-  const side = getComputedStyle(e.currentTarget).direction === "rtl" ? -1 : 1;
-  const row = i - (i % RANKS.length);
-  const to = {
-    ArrowRight: i + side,
-    ArrowLeft: i - side,
-    ArrowDown: i + RANKS.length,
-    ArrowUp: i - RANKS.length,
-    Home: row,
-    End: row + RANKS.length - 1,
-  }[e.key];
-  if (to === undefined) return;
-  e.preventDefault();
-  let j = to;
-  const step = Math.sign(to - i) || 1;
-  while (j >= 0 && j < cards.length && cards[j].disabled) j += e.key === "Home" || e.key === "End" ? -step : step;
-  if (j >= 0 && j < cards.length) cards[j].focus();
 }
 
 export function shuffled(list) {

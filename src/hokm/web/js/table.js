@@ -1,7 +1,7 @@
 // The game table: own hand at the bottom, the trick around the centre, score, trump, hakem,
 // whose turn with a countdown, trump and bam choices, results. Legal moves come only from the
 // server's list (game.legal); this file never decides what is legal.
-import { h, toast } from "./dom.js";
+import { arrowFocus, h, toast } from "./dom.js";
 import { capitalized, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
@@ -228,7 +228,7 @@ function prompt(ctx) {
     if (!store.isOwner) return h("div.prompt#prompt", { role: "status" }, t("waiting_owner_hakem"));
     return h(
       "div.prompt.choose-hakem#choose-hakem",
-      { role: "group", "aria-label": t("choose_hakem") },
+      { role: "group", "aria-label": t("choose_hakem"), dataset: { decision: "1" } },
       h("strong", { role: "alert" }, t("choose_hakem")),
       h(
         "div.row",
@@ -244,12 +244,12 @@ function prompt(ctx) {
     const redeal = store.legal("request_redeal");
     return h(
       "div.prompt.choose-trump#choose-trump",
-      { role: "group", "aria-label": t("choose_trump") },
+      { role: "group", "aria-label": t("choose_trump"), dataset: { decision: "1" } },
       h("div.prompt-head", {}, h("strong", { role: "alert" }, t("choose_trump")), " ", timerBar),
       h("p.small", {}, t("choose_trump_help")),
       h(
         "div.row.suits",
-        { onkeydown: arrowKeys(".suit-btn") },
+        { onkeydown: arrowFocus(".suit-btn") },
         trumps.map((a) =>
           h(
             `button.suit-btn.suit-${a.suit}`,
@@ -266,7 +266,7 @@ function prompt(ctx) {
   if (bams.length) {
     return h(
       "div.prompt.bam#bam",
-      { role: "group", "aria-label": t("result_bam") },
+      { role: "group", "aria-label": t("result_bam"), dataset: { decision: "1" } },
       h("div.prompt-head", {}, h("strong", { role: "alert" }, t("bam_question")), " ", timerBar),
       h(
         "div.row",
@@ -313,7 +313,7 @@ function handRow(ctx) {
     legal.clear();
     act({ type: "play", card });
   };
-  const onKey = arrowKeys(".card");
+  const onKey = arrowFocus(".card");
   return h(
     "div.hand",
     { role: "group", "aria-label": `${t("your_hand")} · ${t("legal_hint")}`, dir: "ltr", onkeydown: onKey },
@@ -326,25 +326,6 @@ function handRow(ctx) {
       }),
     ),
   );
-}
-
-/** A keydown handler moving the focus among the ``selector`` elements of a row with the arrow
- * keys (left and right as the row reads: mirrored in a right-to-left row), Home and End. */
-function arrowKeys(selector) {
-  return (e) => {
-    const rtl = getComputedStyle(e.currentTarget).direction === "rtl";
-    const side = rtl ? -1 : 1;
-    const keys = { ArrowLeft: -side, ArrowRight: side, ArrowUp: -1, ArrowDown: 1, Home: "first", End: "last" };
-    if (!(e.key in keys)) return;
-    const all = [...e.currentTarget.querySelectorAll(selector)].filter((el) => !el.disabled);
-    const i = all.indexOf(document.activeElement);
-    let j;
-    if (keys[e.key] === "first") j = 0;
-    else if (keys[e.key] === "last") j = all.length - 1;
-    else j = Math.max(0, Math.min(all.length - 1, (i < 0 ? 0 : i) + keys[e.key]));
-    all[j]?.focus();
-    e.preventDefault();
-  };
 }
 
 function closeGameButton(ctx) {
@@ -500,7 +481,7 @@ function gameOver(ctx) {
   const lastGame = (ui.games || [])[ui.games.length - 1];
   return h(
     "div.panel.game-over#game-over",
-    { role: "region", "aria-label": t("game_result") },
+    { role: "region", "aria-label": t("game_result"), dataset: { decision: "1" } },
     h("h2", {}, t("game_result"), ": ", headline),
     h("p", {}, t("won_game", { team: [win, win + 2].map((s) => store.seatName(s)).join(t("and")) })),
     h(

@@ -175,6 +175,25 @@ async def test_full_collections_run_on_their_period_only() -> None:
     assert gc.get_threshold() == saved
 
 
+def test_gc_pause_summary_survives_a_collection_while_it_reads() -> None:
+    """A collection can start at any allocation, also inside ``summary`` while it walks the
+    samples; its hook then adds a sample. ``/api/metrics`` used to fail with "deque mutated
+    during iteration" (seen in CI)."""
+    pauses = GcPauses()
+    for i in range(2_000):
+        pauses.samples.append((float(i), i % 3, 0.001, 0.001))
+    saved = gc.get_threshold()
+    pauses.install()
+    gc.set_threshold(1)  # every allocation of a tracked object starts a collection
+    try:
+        summary = pauses.summary()
+    finally:
+        gc.set_threshold(*saved)
+        pauses.uninstall()
+    assert sum(summary[f"gen{g}"]["count"] for g in (0, 1, 2)) >= 2_000
+    assert len(pauses.samples) > 2_000
+
+
 async def test_leaving_from_one_socket_takes_the_players_other_sockets_out_too(
     tmp_path: Path,
 ) -> None:

@@ -819,10 +819,25 @@ class GcPauses:
         if self in gc.callbacks:
             gc.callbacks.remove(self)
 
+    def snapshot(self) -> list[tuple[float, int, float, float]]:
+        """The samples as they are now. A collection can start at any allocation of a tracked
+        object, and its hook appends here: walking the deque in Python code (or into a tuple,
+        which is allocated after the walk begins) failed with "deque mutated during
+        iteration". ``list()`` makes its list before it takes the deque's iterator and grows
+        it without allocating tracked objects, so no hook runs during the walk; the retry is
+        a guard for other interpreters."""
+        for _ in range(10):
+            try:
+                return list(self.samples)
+            except RuntimeError:
+                continue
+        return []
+
     def summary(self, since: float = 0.0) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        samples = self.snapshot()
         for gen in (0, 1, 2):
-            picked = [(w, c) for at, g, w, c in self.samples if g == gen and at >= since]
+            picked = [(w, c) for at, g, w, c in samples if g == gen and at >= since]
             walls = [w for w, _ in picked]
             out[f"gen{gen}"] = {
                 "count": len(picked),

@@ -16,10 +16,14 @@ def enter_name(page: Page, name: str) -> None:
     page.fill("#name", name)
 
 
-def start_practice(page: Page, name: str, *, target: int = 3, level: str = "easy") -> None:
-    """From the home page: a practice game against three bots."""
+def start_practice(page: Page, name: str | None, *, target: int = 3, level: str = "easy") -> None:
+    """From the home page: a practice game against three bots (``name`` ``None``: logged in,
+    the account's name is used)."""
     page.goto("/")
-    enter_name(page, name)
+    if name is None:
+        page.wait_for_selector('.home[data-ready="1"] #account')
+    else:
+        enter_name(page, name)
     page.select_option("#practice-target", str(target))
     page.select_option("#practice-level", level)
     page.click("#practice")

@@ -47,10 +47,17 @@ def play_until_game_over(page: Page, *, max_moves: int = 400) -> dict[str, int]:
 
 
 def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[..., Page]) -> None:
-    """Practice to 3 points: every decision is a click; the game ends with a winner and a
-    summary whose record, replay and shuffle verification work."""
+    """Practice to 3 points, logged in: every decision is a click; the game ends with a
+    winner and a summary whose record, replay and shuffle verification work, and the game is
+    on the player's profile in words (won or lost, unrated, when) with a link to its replay."""
     page = new_page(viewport=PHONE)
-    start_practice(page, "مریم", target=3)
+    page.goto("/")
+    made = page.request.post(
+        "/api/accounts/register",
+        data={"username": "maryam_play", "password": "a long password", "name": "مریم"},
+    )
+    assert made.status == 201, made.text()
+    start_practice(page, None, target=3)
     assert store(page, "s.table.seats.filter(x => x.kind === 'bot').length") == 3
     assert store(page, "s.table.rules.target_points") == 3
     page.wait_for_selector(".hand .card")
@@ -64,6 +71,7 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     score = store(page, "s.game.score")
     winner = store(page, "s.game.winner_team")
     assert winner in (0, 1) and score[winner] >= 3
+    we_won = winner == store(page, "s.mySeat") % 2
     panel = page.locator("#game-over")
     # The result comes right under the table, before the rules (on a phone it was a screen
     # below), and the HUD names the last hand played, not one that never starts.
@@ -105,6 +113,31 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     items = page.locator("#verify-result li").all_inner_texts()
     assert items and all("✔" in item for item in items)
     shot(page, "phone-replay")
+
+    # The profile lists the games: the result in Persian, unrated (bots), a Persian date of
+    # this year, and the replay link (it used to show the game's hex id and the English word
+    # "won"). The second game, closed before a hand was played, is listed as cancelled.
+    page.goto("/#/profile")
+    page.wait_for_selector("#recent-games li")
+    games = page.locator("#recent-games li")
+    texts = games.all_inner_texts()
+    assert len(texts) == 2, texts
+    assert texts[0].startswith("لغو شد"), texts
+    assert texts[1].startswith("برد" if we_won else "باخت"), texts
+    year = "".join(
+        "۰۱۲۳۴۵۶۷۸۹"[int(d)]
+        for d in page.evaluate(
+            "new Intl.DateTimeFormat('en-u-ca-persian', {year: 'numeric'}).format(new Date())"
+        )
+        if d.isdigit()
+    )
+    for text in texts:
+        assert "بی‌رتبه" in text and year in text and not re.search(r"[0-9a-zA-Z]", text), text
+    assert games.nth(1).locator("a").get_attribute("href") == replay
+    shot(page, "phone-profile-games")
+    games.first.locator("a").click()
+    page.wait_for_selector("#replay-empty")  # it used to say "loading" for ever
+    shot(page, "phone-replay-cancelled")
 
 
 def test_keyboard_play_and_illegal_cards(new_page: Callable[..., Page]) -> None:

@@ -19,6 +19,7 @@ const NAV = [
   ["#/sim", "nav_sim"],
   ["#/advisor", "nav_advisor"],
   ["#/leaderboard", "nav_leaderboard"],
+  ["#/profile", "nav_profile"],
 ];
 
 let current = null; // {page, cleanup, refresh}

@@ -1,7 +1,7 @@
 // Leaderboard and profiles: shown from the accounts endpoints when the server offers them
 // (GET /api/leaderboard, /api/players/{id}, /api/accounts/me), else a note.
 import { h, patch } from "../dom.js";
-import { lang, num, t } from "../i18n.js";
+import { has, lang, num, t } from "../i18n.js";
 import { api, offers } from "../net.js";
 
 function tierName(tier) {
@@ -83,6 +83,33 @@ export async function render(main, params, path) {
     ];
   }
 
+  /** One recent game: when, won or lost, the points, rated or not, and a link to its replay
+   * (the game's id is no words for a player). */
+  function recentGame(g) {
+    const when = g.finished_at
+      ? new Intl.DateTimeFormat(lang() === "fa" ? "fa-IR" : "en-GB", {
+          dateStyle: "medium",
+          timeStyle: "short",
+        }).format(new Date(g.finished_at)) // milliseconds
+      : "";
+    const result = has(`game_result_${g.result}`) ? t(`game_result_${g.result}`) : g.result ?? "";
+    const kind = [g.quick ? t("quick_match") : null, g.rated ? t("game_rated") : t("game_unrated")];
+    return h(
+      `li.recent-${g.result ?? "game"}`,
+      {},
+      h("strong", {}, result),
+      // "+1" kept together left to right (in a Persian line the plus sign went after the digit)
+      g.points
+        ? [" · ", h("bdi", { dir: "ltr" }, `+${num(g.points)}`), " ", t(g.points === 1 ? "point_word" : "points_word")]
+        : null,
+      " · ",
+      h("span.small", {}, kind.filter(Boolean).join(lang() === "fa" ? "، " : ", ")),
+      when ? [" · ", h("time", { datetime: new Date(g.finished_at).toISOString() }, when)] : null,
+      " · ",
+      h("a", { href: `#/game/${encodeURIComponent(g.game_id)}` }, t("replay")),
+    );
+  }
+
   function profile(p) {
     const rows = [
       [t("player"), p.player?.name ?? p.name],
@@ -102,16 +129,7 @@ export async function render(main, params, path) {
             h(
               "ul#recent-games",
               {},
-              recent.map((g) =>
-                h(
-                  "li",
-                  {},
-                  h("a", { href: `#/game/${encodeURIComponent(g.game_id)}` }, g.game_id),
-                  " · ",
-                  g.result ?? "",
-                  g.points ? ` · +${num(g.points)}` : "",
-                ),
-              ),
+              recent.map((g) => recentGame(g)),
             ),
           ]
         : null,

@@ -135,6 +135,7 @@ export async function render(main, [gameId]) {
                 "div.panel",
                 {},
                 h("h2", {}, t("hand_list")),
+                (rec.hands || []).length ? null : h("p.note#replay-empty", {}, t("no_hands_played")),
                 h(
                   "div.row",
                   {},
@@ -148,7 +149,7 @@ export async function render(main, [gameId]) {
                   ),
                 ),
               ),
-              trickView(),
+              (rec.hands || []).length ? trickView() : null,
             ],
       ),
     );

@@ -19,6 +19,7 @@ from hokm.server.rooms import (
     RoomManager,
     _BotMove,
     _Command,
+    _Sync,
     _Tick,
 )
 from hokm.storage import SqlStorage
@@ -63,15 +64,23 @@ async def test_a_move_a_timeout_and_a_bot_move_together_apply_once(tmp_path: Pat
         assert table.game is not None
         legal = dict(view_of(table.game, 0).legal[0])
         before = table.version
-        await asyncio.sleep(0.35)  # the turn's deadline has passed: a timeout is due too
+        # Hold the room's own timer (it is not re-armed while its time stays the same), so
+        # the timeout is due but not yet applied when the three inputs arrive together.
+        assert actor._timer is not None
+        actor._timer.cancel()
+        actor._timer = None
+        await asyncio.sleep(0.35)  # the turn's deadline has passed
+        assert table.version == before  # nothing was applied meanwhile
         loop = asyncio.get_running_loop()
         reply: asyncio.Future[dict[str, Any]] = loop.create_future()
         command = {"type": "action", "action": legal, "version": before, "action_id": "race"}
         actor.inbox.put_nowait(_Command(conn, ann.id, command, reply, time.time()))
         actor.inbox.put_nowait(_Tick())
         actor.inbox.put_nowait(_BotMove(0, legal, table.game_version))
+        done: asyncio.Future[dict[str, Any]] = loop.create_future()
+        actor.inbox.put_nowait(_Sync(conn, before, done))  # answered after the three
         answer = await asyncio.wait_for(reply, 10)
-        await asyncio.sleep(0.2)
+        await asyncio.wait_for(done, 10)
         moves = [
             f["event"]
             for f in conn.frames

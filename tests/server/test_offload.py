@@ -42,7 +42,7 @@ async def test_the_simulator_asks_the_hard_bot_in_a_worker_process(tmp_path: Pat
     body = {"hakem": 0, "hands": hands, "trump": "S", "plays": []}
     async with (
         running_server(settings(tmp_path / "h.db", bot_workers=1)) as url,
-        httpx.AsyncClient(base_url=url) as http,
+        httpx.AsyncClient(base_url=url, timeout=60) as http,
     ):
         answers = await asyncio.gather(
             *(http.post("/api/sim/bot", json={**body, "level": "hard"}) for _ in range(3))

@@ -215,6 +215,59 @@ def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     shot(page, "desktop-chat")
 
 
+def open_chat(page: Page) -> None:
+    page.wait_for_selector("#chat-toggle")
+    if page.get_attribute("#chat-toggle", "aria-expanded") != "true":
+        page.click("#chat-toggle")
+    page.wait_for_selector("#chat-input")
+
+
+def say(page: Page, text: str) -> None:
+    count = page.locator("#chat-log li").count()
+    page.fill("#chat-input", text)
+    page.click("#chat-send")
+    page.wait_for_function(f"document.querySelectorAll('#chat-log li').length > {count}")
+
+
+def test_a_player_mutes_another_players_chat_and_can_hear_them_again(
+    new_page: Callable[..., Page],
+) -> None:
+    """Leila mutes Omid from his message: his messages, earlier and later, are hidden from
+    her (and from the unread count), also after a reload, while he still sees them; her own
+    messages have no mute button; one click shows his messages again."""
+    leila = new_page(viewport=PHONE)
+    code = create_room(leila, "Leila")
+    omid = new_page(viewport=DESKTOP)
+    join_room(omid, "Omid", code)
+    open_chat(leila)
+    open_chat(omid)
+    say(leila, "سلام")
+    say(omid, "پیام اول امید")
+    leila.wait_for_selector("#chat-log li:has-text('پیام اول امید')")
+    assert leila.locator("#chat-log li:has-text('سلام') .mute-btn").count() == 0
+    button = leila.locator("#chat-log li:has-text('پیام اول امید') .mute-btn")
+    assert button.get_attribute("aria-label") == "بی‌صدا کردن Omid"
+    shot(leila, "phone-chat-mute-button")
+    button.click()
+    leila.wait_for_selector("#chat-muted")
+    assert "امید" not in leila.inner_text("#chat-log")
+    assert "سلام" in leila.inner_text("#chat-log")
+    say(omid, "پیام دوم امید")
+    assert "پیام دوم امید" in omid.inner_text("#chat-log")
+    say(leila, "هنوز اینجام")  # delivered after his second message
+    assert "امید" not in leila.inner_text("#chat-log")
+    assert leila.inner_text("#chat-toggle .badge") == "۲"  # her two messages only
+    shot(leila, "phone-chat-muted")
+    leila.reload()
+    open_chat(leila)
+    leila.wait_for_selector("#chat-muted")
+    assert "امید" not in leila.inner_text("#chat-log")
+    leila.click("#chat-muted .unmute-btn")
+    leila.wait_for_selector("#chat-log li:has-text('پیام دوم امید')")
+    assert leila.locator("#chat-muted").count() == 0
+    assert "پیام اول امید" in leila.inner_text("#chat-log")
+
+
 def test_leaving_in_one_tab_takes_the_other_tab_out_of_the_room(
     new_page: Callable[..., Page],
 ) -> None:

@@ -10,21 +10,79 @@ export function inHand(store) {
   return ["deal", "trump", "play", "bam"].includes(game.phase);
 }
 
+const MUTED_KEY = "hokm.muted";
+
+/** The players whose chat this browser hides (their ids; kept across rooms and visits). */
+export function mutedPlayers() {
+  try {
+    const ids = JSON.parse(localStorage.getItem(MUTED_KEY) || "[]");
+    return new Set(Array.isArray(ids) ? ids.map(String) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+function setMuted(player, on) {
+  const ids = mutedPlayers();
+  if (on) ids.add(player);
+  else ids.delete(player);
+  try {
+    localStorage.setItem(MUTED_KEY, JSON.stringify([...ids].slice(-200)));
+  } catch {
+    /* storage may be off: the choice lasts until the page is reloaded */
+  }
+}
+
 export function renderChat(ctx) {
   const { store, ui, sendChat } = ctx;
   const restricted = inHand(store);
+  const me = store.you?.player_id;
+  const muted = mutedPlayers();
+  const speaker = (m) => m.name ?? (typeof m.seat === "number" ? store.seatName(m.seat) : "?");
+  const shown = store.chat.filter((m) => !muted.has(m.player));
+  // The muted players heard in this room, each with a button to hear them again.
+  const silenced = new Map();
+  for (const m of store.chat) if (muted.has(m.player)) silenced.set(m.player, speaker(m));
+  const toggle = (player, on) => {
+    setMuted(player, on);
+    ctx.redraw();
+  };
   const list = h(
     "ol.chat-log#chat-log",
     { "aria-live": "polite", "aria-label": t("chat") },
-    store.chat.slice(-50).map((m) =>
+    shown.slice(-50).map((m) =>
       h(
         "li",
         {},
-        h("b", {}, m.name ?? (typeof m.seat === "number" ? store.seatName(m.seat) : "?"), ": "),
+        h("b", {}, speaker(m), ": "),
         m.phrase ? h("span.phrase", {}, phraseText(m.phrase, ui.phrases)) : h("span", { dir: "auto" }, m.text ?? ""),
+        m.player && m.player !== me
+          ? h(
+              "button.mute-btn",
+              {
+                type: "button",
+                dataset: { player: m.player },
+                title: t("mute_player", { name: speaker(m) }),
+                "aria-label": t("mute_player", { name: speaker(m) }),
+                onclick: () => toggle(m.player, true),
+              },
+              "🔇",
+            )
+          : null,
       ),
     ),
   );
+  const unmute = silenced.size
+    ? h(
+        "p.small.chat-muted#chat-muted",
+        {},
+        t("chat_muted"),
+        " ",
+        [...silenced].map(([player, name]) =>
+          h("button.link.unmute-btn", { type: "button", dataset: { player }, onclick: () => toggle(player, false) }, t("unmute_player", { name })),
+        ),
+      )
+    : null;
   const input = h("input#chat-input", {
     type: "text",
     maxlength: 200,
@@ -76,12 +134,13 @@ export function renderChat(ctx) {
       },
       "💬 ",
       t("chat"),
-      store.chat.length ? h("span.badge", {}, num(Math.min(store.chat.length, 99))) : null,
+      shown.length ? h("span.badge", {}, num(Math.min(shown.length, 99))) : null,
     ),
     open
       ? h(
           "div.chat-body",
           {},
+          unmute,
           list,
           h("p.small.chat-mode#chat-mode", {}, restricted ? t("chat_presets_only") : t("chat_free")),
           presets,

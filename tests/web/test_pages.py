@@ -137,6 +137,32 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#profile")
     assert "parisa_web" in page.inner_text("#profile")
     shot(page, "phone-profile")
+    # Going to play something else while waiting leaves the queue (a match would otherwise
+    # seat the player, unseen, in a rated game and count them as a leaver).
+    page.goto("/")
+    page.click("#quick")
+    page.wait_for_selector("#quick-wait")
+    assert "چهار بازیکن" in page.inner_text("#quick-queue")
+    page.select_option("#practice-target", "3")
+    page.click("#practice")
+    page.wait_for_selector(".table-view")
+    page.wait_for_function("window.hokmStore.mySeat === 0")
+    assert page.request.get("/api/quick/status").json()["state"] == "idle"
+    # A match that came while the player was away from the home page (here: the practice
+    # table stands in for the quick game): the home page offers the way back to the table.
+    code = page.evaluate("window.hokmStore.table.code")
+    page.route(
+        "**/api/quick/status",
+        lambda route: route.fulfill(
+            json={"state": "matched", "code": code, "seat": 0, "rated": True}
+        ),
+    )
+    page.goto("/")
+    page.wait_for_selector("#quick-game")
+    assert "در جریان" in page.inner_text("#quick-game")
+    page.click("#quick-game-go")
+    page.wait_for_selector(".table-view")
+    page.unroute("**/api/quick/status")
     # Logging out while waiting leaves the queue: no frozen counter on the page, and the
     # server no longer counts the player.
     page.goto("/")

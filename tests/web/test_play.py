@@ -99,6 +99,12 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     page.wait_for_function("window.hokmStore.game && window.hokmStore.game.score[0] === 0")
     assert store(page, "s.game.score") == [0, 0]
     page.click("#close-game-now")
+    # The red confirmation appears under the pointer: its white text stays on dark red.
+    page.hover("#close-game-sure")
+    background = page.eval_on_selector(
+        "#close-game-sure", "e => getComputedStyle(e).backgroundColor"
+    )
+    assert background == "rgb(132, 32, 41)", background
     page.click("#close-game-sure")
     page.wait_for_selector(".lobby")
     assert page.locator("#start").count() == 1

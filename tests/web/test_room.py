@@ -22,10 +22,12 @@ from tests.web.helpers import (
 
 
 def create_room(page: Page, name: str) -> str:
+    """A new room for friends: its owner is seated at the first seat."""
     page.goto("/")
     enter_name(page, name)
     page.click("#create")
     page.wait_for_selector("#room-code")
+    page.wait_for_function("window.hokmStore.mySeat === 0")
     return page.inner_text("#room-code").strip()
 
 
@@ -59,7 +61,7 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     pages[3].fill("#name", names[3])
     pages[3].click("#join")
     pages[3].wait_for_selector(".lobby")
-    for seat, page in enumerate(pages):
+    for seat, page in enumerate(pages[1:], start=1):
         sit(page, seat)
     pages[0].wait_for_function("window.hokmStore.table.seats.every(s => s.kind === 'human')")
     shot(pages[1], "phone-lobby-full")
@@ -194,7 +196,6 @@ def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     page.wait_for_selector("#chat-error")
     assert "www.example.com" not in page.inner_text("#chat-log")
     # Bots on the empty seats, then start: a hand is under way.
-    page.click('.seat-card[data-seat="0"] button.sit')
     for seat in (1, 2, 3):
         page.click(f"#add-bot-{seat}")
         page.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
@@ -229,7 +230,7 @@ def say(page: Page, text: str) -> None:
     page.wait_for_function(f"document.querySelectorAll('#chat-log li').length > {count}")
 
 
-def test_a_player_mutes_another_players_chat_and_can_hear_them_again(
+def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
     new_page: Callable[..., Page],
 ) -> None:
     """Leila mutes Omid from his message: his messages, earlier and later, are hidden from
@@ -266,6 +267,13 @@ def test_a_player_mutes_another_players_chat_and_can_hear_them_again(
     leila.wait_for_selector("#chat-log li:has-text('پیام دوم امید')")
     assert leila.locator("#chat-muted").count() == 0
     assert "پیام اول امید" in leila.inner_text("#chat-log")
+    # Leila fills the other seats with bots: Omid, without a seat, is told why.
+    assert omid.locator("#seats-full").count() == 0
+    for seat in (1, 2, 3):
+        leila.click(f"#add-bot-{seat}")
+        leila.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    omid.wait_for_selector("#seats-full")
+    assert "هر چهار جا پر است" in omid.inner_text("#seats-full")
 
 
 def test_leaving_in_one_tab_takes_the_other_tab_out_of_the_room(

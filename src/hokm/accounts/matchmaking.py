@@ -55,7 +55,8 @@ class MatchmakingConfig:
     bot_offer_seconds: float = 60.0  # after this long a player may choose bots
     # A waiting player who has not asked for their status this long has gone (closed the
     # page, lost the network): they leave the queue instead of being matched as a ghost.
-    # Long enough for a look at another page or a throttled background tab.
+    # Long enough for a throttled background tab (the web client leaves the queue itself when
+    # the player goes to another page).
     stale_seconds: float = 90.0
 
     def __post_init__(self) -> None:

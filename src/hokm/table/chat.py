@@ -108,7 +108,7 @@ _REJECT = {
     "too_long": (f"the message is longer than {MAX_CHAT_CHARS} characters", "پیام خیلی طولانی است"),
     "preset_only": (
         "during a hand only preset phrases and emoji can be sent",
-        "در طول هَند فقط جمله‌های آماده و ایموجی می‌شود فرستاد",
+        "در طول هَند فقط عبارت‌های آماده و شکلک می‌شود فرستاد",
     ),
     "link": ("links are not allowed in chat", "فرستادن لینک در گفتگو مجاز نیست"),
     "phone": ("phone numbers are not allowed in chat", "فرستادن شماره تلفن در گفتگو مجاز نیست"),
@@ -116,7 +116,7 @@ _REJECT = {
     "unknown_phrase": ("no such preset phrase", "چنین جمله‌ی آماده‌ای وجود ندارد"),
     "too_many_emoji": (
         "during a hand a message holds at most 3 emoji",
-        "در طول هَند هر پیام حداکثر ۳ ایموجی دارد",
+        "در طول هَند هر پیام حداکثر ۳ شکلک دارد",
     ),
 }
 

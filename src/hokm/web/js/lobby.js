@@ -60,6 +60,9 @@ export function renderLobby(ctx) {
       ),
     ),
     ui.spectator ? h("p.note", {}, t("spectating")) : null,
+    !ui.spectator && filled && (store.mySeat === null || store.mySeat === undefined)
+      ? h("p.note#seats-full", {}, t("seats_full"))
+      : null,
     h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
     h(
       "div.row.actions",

@@ -56,7 +56,7 @@ export class ServerError extends Error {
 }
 
 /** JSON over HTTP; the guest token goes along as a bearer token (the cookie is sent too). */
-export async function api(path, { method = "GET", body } = {}) {
+export async function api(path, { method = "GET", body, keepalive = false } = {}) {
   const headers = { Accept: "application/json" };
   const token = savedToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -66,6 +66,7 @@ export async function api(path, { method = "GET", body } = {}) {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "same-origin",
+    keepalive, // true: the request goes out even if the page is closing
   });
   let data = null;
   const type = res.headers.get("content-type") || "";

@@ -104,7 +104,7 @@ export const RULES_FA = `
 <tr><td>پخش دوباره برای پنج برگ ضعیف / نبودِ حکم</td><td>ندارد</td></tr>
 <tr><td>زمان حکم / نوبت / مهلت بازگشت</td><td>۲۰ / ۱۵ / ۳۰۰ ثانیه</td></tr>
 </table>
-<p>نسخه‌های آماده: <b>پیش‌فرض (بستر الف)</b>؛ <b>کلاسیک</b> (بام، بام ناموفق = کُت می‌ماند، هر دو پخش دوباره، نوبت ۳۰ ثانیه)؛ <b>شبیه‌ساز</b> (نوبت ۳۰ ثانیه)؛ <b>بستر ب</b> (بام، بام ناموفق = منفی ۳، نوبت ۳۰ ثانیه).</p>
+<p>نسخه‌های آماده: <b>پیش‌فرض</b> (بدون بام، نوبت ۱۵ ثانیه)؛ <b>کلاسیک</b> (بام، بام ناموفق = کُت می‌ماند، هر دو پخش دوباره، نوبت ۳۰ ثانیه)؛ <b>آرام</b> (مثل پیش‌فرض، نوبت ۳۰ ثانیه)؛ <b>با بام</b> (بام، بام ناموفق = منفی ۳، نوبت ۳۰ ثانیه).</p>
 <p>هر قانونی را می‌توانید در <a href="#/sim">شبیه‌ساز</a> امتحان کنید.</p>
 `;
 
@@ -211,6 +211,6 @@ export const RULES_EN = `
 <tr><td>redeal on a weak five / a player without trump</td><td>off</td></tr>
 <tr><td>trump / turn / grace time</td><td>20 / 15 / 300 s</td></tr>
 </table>
-<p>Presets: <b>Default (platform A)</b>; <b>Classic</b> (bam, failed bam keeps kot, both redeals, 30 s turns); <b>Simulator</b> (30 s turns); <b>Platform B</b> (bam, failed bam −3, 30 s turns).</p>
+<p>Presets: <b>Standard</b> (no bam, 15 s turns); <b>Classic</b> (bam, failed bam keeps kot, both redeals, 30 s turns); <b>Relaxed</b> (standard with 30 s turns); <b>With bam</b> (bam, failed bam −3, 30 s turns).</p>
 <p>Every rule can be tried in the <a href="#/sim">simulator</a>.</p>
 `;

@@ -48,6 +48,7 @@ export async function render(main) {
   const create = guarded(async () => {
     if (!(await needName())) return;
     const data = await api("/api/rooms", { method: "POST", body: {} });
+    sessionStorage.setItem(`hokm.plan.${data.code}`, JSON.stringify({ sit: true }));
     location.hash = `#/room/${data.code}`;
   });
 
@@ -108,6 +109,7 @@ export async function render(main) {
       }
     }, 1500);
   });
+  const leaveQueue = () => api("/api/quick/leave", { method: "POST", body: {}, keepalive: true }).catch(() => null);
   const quickCancel = guarded(async () => {
     stopPoll();
     await api("/api/quick/leave", { method: "POST", body: {} });
@@ -173,7 +175,8 @@ export async function render(main) {
         h("label", { for: "username" }, t("username")),
         h("input#username", { type: "text", autocomplete: "username", dir: "auto", value: state.user, oninput: (e) => { state.user = e.target.value; } }),
         h("label", { for: "password" }, t("password")),
-        h("input#password", { type: "password", autocomplete: "current-password" }),
+        h("input#password", { type: "password", autocomplete: "current-password", "aria-describedby": "account-hint" }),
+        h("p.small#account-hint", {}, t("account_hint")),
         h(
           "div.row",
           {},
@@ -185,12 +188,21 @@ export async function render(main) {
   }
 
   function quickPanel() {
+    if (state.quickGame && !state.quick) {
+      return h(
+        "div.panel.quick-wait#quick-game",
+        { role: "status" },
+        h("p", {}, t("quick_game_on")),
+        h("a.button.primary#quick-game-go", { href: `#/room/${state.quickGame}` }, t("quick_game_go")),
+      );
+    }
     const q = state.quick;
     if (!q || q.state !== "waiting") return null;
     return h(
       "div.panel.quick-wait#quick-wait",
       { role: "status" },
       h("p", {}, t("quick_match_wait"), " ", t("quick_waited", { n: Math.round(q.waiting_seconds ?? 0) })),
+      typeof q.queue_size === "number" ? h("p.small#quick-queue", {}, t("quick_queue", { n: q.queue_size })) : null,
       h(
         "p.small#quick-bots-hint",
         {},
@@ -327,12 +339,22 @@ export async function render(main) {
     if (accounts && state.account) {
       const status = await api("/api/quick/status").catch(() => null);
       if (status?.state === "waiting") quickResume(status);
+      else if (status?.state === "matched" && status.code) await quickGameOn(status.code);
     }
     state.ready = true;
   });
   await Promise.race([features, new Promise((r) => setTimeout(r, 1500))]);
   draw();
   if (!state.ready) features.then(draw);
+  /** A quick game this player was matched into and still has a seat in (the page was left,
+   * or the match came while they were elsewhere): offer the way back to it. */
+  async function quickGameOn(code) {
+    const room = await api(`/api/rooms/${encodeURIComponent(code)}`).catch(() => null);
+    const me = state.account?.player?.id;
+    if (!room || !["playing", "paused"].includes(room.status)) return;
+    if (!(room.seats || []).some((seat) => seat.player === me && seat.kind === "human")) return;
+    state.quickGame = code;
+  }
   function quickResume(status) {
     state.quick = status;
     poll = setInterval(async () => {
@@ -350,6 +372,12 @@ export async function render(main) {
     cleanup: () => {
       state.alive = false;
       stopPoll();
+      // The queue lives on this page: going elsewhere (practice, a room, another page) leaves
+      // it, or a match could seat the player in a rated game they are not looking at.
+      if (state.quick?.state === "waiting") {
+        state.quick = null;
+        leaveQueue();
+      }
     },
   };
 }

@@ -116,7 +116,7 @@ export async function render(main, [gameId]) {
               h(
                 "div.panel",
                 {},
-                h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", seatName(team), t("list_sep"), seatName(team + 2), " — ", h("b", {}, num(totals[team])), h("br")))),
+                h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", h("bdi", {}, seatName(team)), t("list_sep"), h("bdi", {}, seatName(team + 2)), " — ", h("b", {}, num(totals[team])), h("br")))),
                 h(
                   "div.row",
                   {},

@@ -106,7 +106,9 @@ export async function render(main, [rawCode]) {
     if (el && el !== document.activeElement) el.focus({ preventScroll: true });
   }
 
+  let alive = true; // false once the page is left: a late reply must not draw over the next page
   function draw() {
+    if (!alive) return;
     const key = focusKey();
     if (ui.needName) {
       drawNamePrompt();
@@ -281,6 +283,13 @@ export async function render(main, [rawCode]) {
           if (r?.type === "ack") mine = empty.seat;
         }
       }
+      if (!plan.practice) {
+        // A new room for friends: its owner takes the first seat (and may move to another)
+        // and waits for them; nothing else is done for them.
+        sessionStorage.removeItem(`hokm.plan.${code}`);
+        ui.plan = null;
+        return;
+      }
       for (const seat of [...store.table.seats]) {
         if (seat.kind === "empty" && seat.seat !== mine) {
           await command("add_bot", { seat: seat.seat, level: plan.level });
@@ -325,6 +334,7 @@ export async function render(main, [rawCode]) {
 
   return {
     cleanup() {
+      alive = false;
       clearInterval(tick);
       clearTimeout(refreshTimer);
       if (conn) conn.close();

@@ -243,7 +243,13 @@ def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
     open_chat(leila)
     open_chat(omid)
     say(leila, "سلام")
+    # With her chat folded, his message shows as one unread (hers are not counted).
+    leila.click("#chat-toggle")
     say(omid, "پیام اول امید")
+    leila.wait_for_selector("#chat-unread")
+    assert leila.inner_text("#chat-unread") == "۱"
+    open_chat(leila)
+    assert leila.locator("#chat-unread").count() == 0
     leila.wait_for_selector("#chat-log li:has-text('پیام اول امید')")
     assert leila.locator("#chat-log li:has-text('سلام') .mute-btn").count() == 0
     button = leila.locator("#chat-log li:has-text('پیام اول امید') .mute-btn")
@@ -257,8 +263,12 @@ def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
     assert "پیام دوم امید" in omid.inner_text("#chat-log")
     say(leila, "هنوز اینجام")  # delivered after his second message
     assert "امید" not in leila.inner_text("#chat-log")
-    assert leila.inner_text("#chat-toggle .badge") == "۲"  # her two messages only
     shot(leila, "phone-chat-muted")
+    leila.click("#chat-toggle")  # folded: his next message is not counted as new
+    say(omid, "پیام سوم امید")
+    leila.wait_for_function("window.hokmStore.chat.some(m => m.text === 'پیام سوم امید')")
+    assert leila.locator("#chat-unread").count() == 0
+    open_chat(leila)
     leila.reload()
     open_chat(leila)
     leila.wait_for_selector("#chat-muted")

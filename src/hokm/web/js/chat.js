@@ -115,6 +115,10 @@ export function renderChat(ctx) {
     EMOJI.map((e) => h("button.emoji-btn", { type: "button", onclick: () => sendChat({ text: e }), "aria-label": e }, e)),
   );
   const open = ui.chatOpen;
+  // The badge counts the messages not seen yet: those that came while the chat was folded.
+  if (open || ui.chatSeen === undefined) ui.chatSeen = shown.length;
+  ui.chatSeen = Math.min(ui.chatSeen, shown.length); // after a mute, fewer are shown
+  const unread = shown.length - ui.chatSeen;
   setTimeout(() => {
     const log = document.getElementById("chat-log");
     if (log) log.scrollTop = log.scrollHeight;
@@ -134,7 +138,9 @@ export function renderChat(ctx) {
       },
       "💬 ",
       t("chat"),
-      shown.length ? h("span.badge", {}, num(Math.min(shown.length, 99))) : null,
+      unread > 0 && !open
+        ? h("span.badge.unread#chat-unread", { "aria-label": t("chat_unread", { n: unread }) }, num(Math.min(unread, 99)))
+        : null,
     ),
     open
       ? h(

@@ -143,10 +143,19 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.click("#quick")
     page.wait_for_selector("#quick-wait")
     assert "چهار بازیکن" in page.inner_text("#quick-queue")
+    # The logo (home again) keeps the wait: the new home page picks it up.
+    page.click("#brand")
+    page.wait_for_function("location.hash === '#/'")
+    page.wait_for_selector("#quick-wait")
+    assert page.request.get("/api/quick/status").json()["state"] == "waiting"
     page.select_option("#practice-target", "3")
     page.click("#practice")
     page.wait_for_selector(".table-view")
     page.wait_for_function("window.hokmStore.mySeat === 0")
+    for _ in range(50):  # the leave request goes out as the page changes; nothing waits for it
+        if page.request.get("/api/quick/status").json()["state"] == "idle":
+            break
+        page.wait_for_timeout(100)
     assert page.request.get("/api/quick/status").json()["state"] == "idle"
     # A match that came while the player was away from the home page (here: the practice
     # table stands in for the quick game): the home page offers the way back to the table.

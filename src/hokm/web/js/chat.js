@@ -46,6 +46,10 @@ export function renderChat(ctx) {
   const toggle = (player, on) => {
     setMuted(player, on);
     ctx.redraw();
+    // Keep the keyboard where it was: on the way to hear them again, or back at the input
+    // (the redrawn log could otherwise leave the focus on the next player's mute button).
+    const next = on ? document.querySelector(`.unmute-btn[data-player="${CSS.escape(player)}"]`) : document.getElementById("chat-input");
+    next?.focus();
   };
   const list = h(
     "ol.chat-log#chat-log",
@@ -115,10 +119,12 @@ export function renderChat(ctx) {
     EMOJI.map((e) => h("button.emoji-btn", { type: "button", onclick: () => sendChat({ text: e }), "aria-label": e }, e)),
   );
   const open = ui.chatOpen;
-  // The badge counts the messages not seen yet: those that came while the chat was folded.
-  if (open || ui.chatSeen === undefined) ui.chatSeen = shown.length;
-  ui.chatSeen = Math.min(ui.chatSeen, shown.length); // after a mute, fewer are shown
-  const unread = shown.length - ui.chatSeen;
+  // The badge counts the messages not seen yet: those that came while the chat was folded,
+  // told by their table version (a count would stop at the 200 messages kept, and miss what
+  // came during a reconnection).
+  const newest = shown.length ? shown[shown.length - 1].version ?? 0 : 0;
+  if (open || ui.chatSeen === undefined) ui.chatSeen = Math.max(ui.chatSeen ?? 0, newest);
+  const unread = shown.filter((m) => (m.version ?? 0) > ui.chatSeen).length;
   setTimeout(() => {
     const log = document.getElementById("chat-log");
     if (log) log.scrollTop = log.scrollHeight;
@@ -139,7 +145,12 @@ export function renderChat(ctx) {
       "💬 ",
       t("chat"),
       unread > 0 && !open
-        ? h("span.badge.unread#chat-unread", { "aria-label": t("chat_unread", { n: unread }) }, num(Math.min(unread, 99)))
+        ? h(
+            "span.badge.unread#chat-unread",
+            {},
+            h("span.sr-only", {}, t(unread === 1 ? "chat_unread_one" : "chat_unread", { n: unread })),
+            h("span.shown", { "aria-hidden": "true" }, num(Math.min(unread, 99))),
+          )
         : null,
     ),
     open

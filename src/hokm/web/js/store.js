@@ -114,7 +114,8 @@ export class RoomStore {
     const seats = table.seats || [];
     switch (ev.kind) {
       case "chat":
-        this.chat.push(ev);
+        // the table version marks a message (as in the snapshot's chat): what is new is later
+        this.chat.push({ ...ev, version: this.version });
         if (this.chat.length > 200) this.chat.shift();
         return null;
       case "timer":

@@ -72,7 +72,15 @@ export async function render(main) {
   });
 
   // ---- quick match (needs an account on the server's side)
+  // The queue lives on this page: the player is waiting only while they can see it.
   const followQuick = (status) => {
+    // The page was left while a request was out: a match still takes the player to their
+    // table (better than a seat a bot plays for them), anything else leaves the queue.
+    if (!state.alive && status?.state !== "matched") {
+      stopPoll();
+      if (status?.state === "waiting") abandonQueue();
+      return;
+    }
     // Dropped from the queue without asking (away too long): say so, not just redraw.
     if (state.quick?.state === "waiting" && status?.state === "idle") toast(t("quick_dropped"), "error");
     state.quick = status;
@@ -88,14 +96,7 @@ export async function render(main) {
     clearInterval(poll);
     poll = null;
   };
-  const quick = guarded(async () => {
-    if (!state.account) {
-      toast(t("quick_needs_account"), "error");
-      document.getElementById("login-box")?.setAttribute("open", "");
-      document.getElementById("username")?.focus();
-      return;
-    }
-    followQuick(await api("/api/quick/join", { method: "POST", body: {} }));
+  const pollQueue = () => {
     stopPoll();
     poll = setInterval(async () => {
       if (!state.alive) return stopPoll();
@@ -108,13 +109,42 @@ export async function render(main) {
         toast(refusal(err), "error");
       }
     }, 1500);
+  };
+  const quick = guarded(async () => {
+    if (!state.account) {
+      toast(t("quick_needs_account"), "error");
+      document.getElementById("login-box")?.setAttribute("open", "");
+      document.getElementById("username")?.focus();
+      return;
+    }
+    state.quickGame = null;
+    followQuick(await api("/api/quick/join", { method: "POST", body: {} }));
+    if (state.alive && state.quick?.state === "waiting") pollQueue();
   });
-  const leaveQueue = () => api("/api/quick/leave", { method: "POST", body: {}, keepalive: true }).catch(() => null);
+  /** Leave the queue; if a match was made meanwhile (by another player's request since our
+   * last look), go to that table instead: joining cleared any older match, so it is this
+   * wait's. Returns true if the player was sent to a table. */
+  const leaveQueue = async ({ keepalive = false } = {}) => {
+    await api("/api/quick/leave", { method: "POST", body: {}, keepalive });
+    const status = await api("/api/quick/status").catch(() => null);
+    if (status?.state === "matched" && status.code) {
+      toast(t("quick_found"));
+      location.hash = `#/room/${status.code}`;
+      return true;
+    }
+    return false;
+  };
+  // Left for another page: leave the queue, unless that page is this one again (the logo or
+  // "home" clicked while waiting), which picks the wait up.
+  const abandonQueue = () => {
+    if (["", "#", "#/"].includes(location.hash)) return;
+    leaveQueue({ keepalive: true }).catch(() => null);
+  };
   const quickCancel = guarded(async () => {
     stopPoll();
-    await api("/api/quick/leave", { method: "POST", body: {} });
+    const sent = await leaveQueue();
     state.quick = null;
-    draw();
+    if (!sent) draw();
   });
   const quickBots = guarded(async () => {
     const data = await api("/api/quick/bots", { method: "POST", body: {} });
@@ -148,6 +178,7 @@ export async function render(main) {
     forgetToken();
     state.account = null;
     state.quick = null;
+    state.quickGame = null;
     draw();
   });
 
@@ -338,8 +369,10 @@ export async function render(main) {
     if (accounts) await loadAccount();
     if (accounts && state.account) {
       const status = await api("/api/quick/status").catch(() => null);
-      if (status?.state === "waiting") quickResume(status);
-      else if (status?.state === "matched" && status.code) await quickGameOn(status.code);
+      if (status?.state === "waiting") {
+        if (state.alive) quickResume(status);
+        else abandonQueue();
+      } else if (status?.state === "matched" && status.code) await quickGameOn(status.code);
     }
     state.ready = true;
   });
@@ -357,15 +390,7 @@ export async function render(main) {
   }
   function quickResume(status) {
     state.quick = status;
-    poll = setInterval(async () => {
-      try {
-        followQuick(await api("/api/quick/status"));
-      } catch {
-        stopPoll();
-        state.quick = null;
-        draw();
-      }
-    }, 1500);
+    pollQueue();
   }
   return {
     refresh: draw,
@@ -376,7 +401,7 @@ export async function render(main) {
       // it, or a match could seat the player in a rated game they are not looking at.
       if (state.quick?.state === "waiting") {
         state.quick = null;
-        leaveQueue();
+        abandonQueue();
       }
     },
   };

@@ -148,6 +148,14 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_function("location.hash === '#/'")
     page.wait_for_selector("#quick-wait")
     assert page.request.get("/api/quick/status").json()["state"] == "waiting"
+    # Closing (here: reloading) the tab leaves the queue at once, instead of the player
+    # staying matchable as a ghost until the server's 90 s drop.
+    page.reload()
+    page.wait_for_selector('.home[data-ready="1"]')
+    assert page.query_selector("#quick-wait") is None
+    assert page.request.get("/api/quick/status").json()["state"] == "idle"
+    page.click("#quick")
+    page.wait_for_selector("#quick-wait")
     page.select_option("#practice-target", "3")
     page.click("#practice")
     page.wait_for_selector(".table-view")

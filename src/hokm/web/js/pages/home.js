@@ -392,9 +392,16 @@ export async function render(main) {
     state.quick = status;
     pollQueue();
   }
+  // The tab closed (or reloaded) while waiting: leave the queue now rather than be matched as
+  // a ghost until the server drops a waiter who stopped asking.
+  const onHide = () => {
+    if (state.quick?.state === "waiting") api("/api/quick/leave", { method: "POST", body: {}, keepalive: true }).catch(() => null);
+  };
+  window.addEventListener("pagehide", onHide);
   return {
     refresh: draw,
     cleanup: () => {
+      window.removeEventListener("pagehide", onHide);
       state.alive = false;
       stopPoll();
       // The queue lives on this page: going elsewhere (practice, a room, another page) leaves

@@ -59,6 +59,7 @@ export async function render(main, [rawCode]) {
 
   const command = async (type, fields = {}) => {
     const reply = conn ? await conn.command(type, fields) : null;
+    if (!alive) return reply; // the page was left (a practice still being set up): no toasts
     if (!reply) toast(t("offline"), "error");
     else if (reply.type === "error") toast(t("refused", { reason: refusal(reply) }), "error");
     return reply;

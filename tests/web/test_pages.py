@@ -156,6 +156,7 @@ def test_register_then_quick_match_leaderboard_and_profile(
     assert page.request.get("/api/quick/status").json()["state"] == "idle"
     page.click("#quick")
     page.wait_for_selector("#quick-wait")
+    assert page.is_disabled("#quick")  # already waiting
     page.select_option("#practice-target", "3")
     page.click("#practice")
     page.wait_for_selector(".table-view")

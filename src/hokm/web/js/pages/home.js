@@ -288,7 +288,7 @@ export async function render(main) {
               {
                 type: "button",
                 onclick: quick,
-                disabled: !state.accounts,
+                disabled: !state.accounts || state.quick?.state === "waiting", // already waiting
                 title: state.accounts ? undefined : t("quick_unavailable"),
               },
               t("quick_match"),

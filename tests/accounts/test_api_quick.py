@@ -91,6 +91,7 @@ async def test_a_rated_game_moves_winners_up_and_losers_down_once(live: Live) ->
         assert profile["points"] == (1 if won else 0) and profile["games_won"] == int(won)
         game = profile["recent_games"][0]
         assert game["quick"] and game["rated"] and game["result"] == ("won" if won else "lost")
+        assert game["score"] == list(result.score)  # by team, from the stored game
         record = await people[0].get(game["record"])
         assert record.status_code == 200 and record.json()["format"] == "hokm-record/1"
     # the server reports the same game again (a retry): nothing changes

@@ -34,6 +34,7 @@ async def test_a_guest_becomes_an_account_and_keeps_history(store: AccountStore)
     assert pid == "g_1"
     assert await store.player("g_1") == ("Guesty", "account")
     assert [g["game_id"] for g in await store.recent_games("g_1")] == ["G1"]
+    assert (await store.recent_games("g_1"))[0]["score"] is None  # no stored game G1
     assert (await store.stats("g_1"))["points"] == 1
     with pytest.raises(UsernameTakenError):  # one account per player
         await store.create_account(username="other", password_hash="h", name="x", player_id="g_1")

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
+from hokm.engine import persian_digits
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import (
     DECISION,
@@ -71,7 +72,8 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     score = store(page, "s.game.score")
     winner = store(page, "s.game.winner_team")
     assert winner in (0, 1) and score[winner] >= 3
-    we_won = winner == store(page, "s.mySeat") % 2
+    store_seat = store(page, "s.mySeat")
+    we_won = winner == store_seat % 2
     panel = page.locator("#game-over")
     # The result comes right under the table, before the rules (on a phone it was a screen
     # below), and the HUD names the last hand played, not one that never starts.
@@ -130,6 +132,10 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert len(texts) == 2, texts
     assert texts[0].startswith("لغو شد"), texts
     assert texts[1].startswith("برد" if we_won else "باخت"), texts
+    mine = store_seat % 2
+    final = f"{persian_digits(score[mine])}–{persian_digits(score[1 - mine])}"
+    assert final in texts[1], texts  # the score, our team first
+    assert "۰–۰" in texts[0], texts  # closed before a hand ended
     year = "".join(
         "۰۱۲۳۴۵۶۷۸۹"[int(d)]
         for d in page.evaluate(

@@ -575,8 +575,10 @@ class AccountStore:
         self, conn: AsyncConnection, player_id: str, limit: int
     ) -> list[dict[str, Any]]:
         h = self.t.history
+        games = self.storage.t.games  # the stored game, for its final score
         query = (
-            sa.select(h)
+            sa.select(h, games.c.score)
+            .select_from(h.outerjoin(games, games.c.game_id == h.c.game_id))
             .where(h.c.player_id == player_id)
             .order_by(h.c.at.desc(), h.c.game_id.desc())
             .limit(limit)
@@ -592,6 +594,8 @@ class AccountStore:
                 "quick": bool(row.quick),
                 "rated": bool(row.rated),
                 "finished_at": int(row.at),
+                # the game's score by team (team 0 = seats 0 and 2), if the game is stored
+                "score": _score(row.score),
                 "record": f"/api/games/{row.game_id}/record",
             }
             for row in rows
@@ -677,3 +681,16 @@ class AccountStore:
 def _ratings_of(rows: Any, ids: list[str]) -> dict[str, Rating]:
     found = {row.player_id: Rating(row.mu, row.sigma, int(row.games)) for row in rows}
     return {pid: found.get(pid, Rating()) for pid in ids}
+
+
+def _score(raw: str | None) -> list[int] | None:
+    """A stored game's score (JSON ``[a, b]``), or None if the game or its score is missing."""
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return [int(value[0]), int(value[1])]
+    return None

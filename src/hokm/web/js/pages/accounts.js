@@ -98,6 +98,14 @@ export async function render(main, params, path) {
       `li.recent-${g.result ?? "game"}`,
       {},
       h("strong", {}, result),
+      // the final score, the player's team first (read right to left in Persian)
+      Array.isArray(g.score) && typeof g.seat === "number"
+        ? [
+            " ",
+            // isolated, so the digits do not run into the "+1" after it
+            h("bdi.score", { dir: lang() === "fa" ? "rtl" : "ltr" }, `${num(g.score[g.seat % 2])}–${num(g.score[1 - (g.seat % 2)])}`),
+          ]
+        : null,
       // "+1" kept together left to right (in a Persian line the plus sign went after the digit)
       g.points
         ? [" · ", h("bdi", { dir: "ltr" }, `+${num(g.points)}`), " ", t(g.points === 1 ? "point_word" : "points_word")]

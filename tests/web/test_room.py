@@ -252,6 +252,10 @@ def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
     open_chat(leila)
     assert leila.locator("#chat-unread").count() == 0
     leila.wait_for_selector("#chat-log li:has-text('پیام اول امید')")
+    # A screen reader hears the newest message from a hidden live region, without the mute
+    # button's label (the log itself is not live).
+    assert leila.text_content("#chat-announce") == "Omid: پیام اول امید"
+    assert leila.get_attribute("#chat-log", "aria-live") is None
     assert leila.locator("#chat-log li:has-text('سلام') .mute-btn").count() == 0
     button = leila.locator("#chat-log li:has-text('پیام اول امید') .mute-btn")
     assert button.get_attribute("aria-label") == "پنهان کردن پیام‌های Omid"

@@ -51,9 +51,17 @@ export function renderChat(ctx) {
     const next = on ? document.querySelector(`.unmute-btn[data-player="${CSS.escape(player)}"]`) : document.getElementById("chat-input");
     next?.focus();
   };
+  // New messages are announced from a hidden live region that holds the newest message only:
+  // a live log would read each message with its mute button's label.
+  const newest = shown[shown.length - 1];
+  const announce = h(
+    "div.sr-only#chat-announce",
+    { "aria-live": "polite" },
+    newest ? `${speaker(newest)}: ${newest.phrase ? phraseText(newest.phrase, ui.phrases) : newest.text ?? ""}` : "",
+  );
   const list = h(
     "ol.chat-log#chat-log",
-    { "aria-live": "polite", "aria-label": t("chat") },
+    { "aria-label": t("chat") },
     shown.slice(-50).map((m) =>
       h(
         "li",
@@ -122,8 +130,8 @@ export function renderChat(ctx) {
   // The badge counts the messages not seen yet: those that came while the chat was folded,
   // told by their table version (a count would stop at the 200 messages kept, and miss what
   // came during a reconnection).
-  const newest = shown.length ? shown[shown.length - 1].version ?? 0 : 0;
-  if (open || ui.chatSeen === undefined) ui.chatSeen = Math.max(ui.chatSeen ?? 0, newest);
+  const latest = newest?.version ?? 0;
+  if (open || ui.chatSeen === undefined) ui.chatSeen = Math.max(ui.chatSeen ?? 0, latest);
   const unread = shown.filter((m) => (m.version ?? 0) > ui.chatSeen).length;
   setTimeout(() => {
     const log = document.getElementById("chat-log");
@@ -159,6 +167,7 @@ export function renderChat(ctx) {
           {},
           unmute,
           list,
+          announce,
           h("p.small.chat-mode#chat-mode", {}, restricted ? t("chat_presets_only") : t("chat_free")),
           presets,
           form,

@@ -684,13 +684,8 @@ def _ratings_of(rows: Any, ids: list[str]) -> dict[str, Rating]:
 
 
 def _score(raw: str | None) -> list[int] | None:
-    """A stored game's score (JSON ``[a, b]``), or None if the game or its score is missing."""
+    """A stored game's score (the storage's JSON ``[a, b]``), or None without a stored game."""
     if raw is None:
         return None
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return None
-    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return [int(value[0]), int(value[1])]
-    return None
+    a, b = json.loads(raw)
+    return [int(a), int(b)]

@@ -1,5 +1,5 @@
 // Chat: free text when allowed, preset phrases and emoji during a hand; refusals are shown.
-import { h } from "./dom.js";
+import { h, labelled } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { EMOJI, phraseText } from "./common.js";
 
@@ -153,12 +153,7 @@ export function renderChat(ctx) {
       "💬 ",
       t("chat"),
       unread > 0 && !open
-        ? h(
-            "span.badge.unread#chat-unread",
-            {},
-            h("span.sr-only", {}, t(unread === 1 ? "chat_unread_one" : "chat_unread", { n: unread })),
-            h("span.shown", { "aria-hidden": "true" }, num(Math.min(unread, 99))),
-          )
+        ? labelled("span.badge.unread#chat-unread", t(unread === 1 ? "chat_unread_one" : "chat_unread", { n: unread }), num(Math.min(unread, 99)))
         : null,
     ),
     open

@@ -193,6 +193,12 @@ export function arrowFocus(selector, columns = Infinity) {
   };
 }
 
+/** An element read by screen readers as ``label`` (a plain div's aria-label is not read),
+ * showing ``children`` to the eye only. */
+export function labelled(tag, label, ...children) {
+  return h(tag, {}, h("span.sr-only", {}, label), h("span.shown", { "aria-hidden": "true" }, ...children));
+}
+
 /** A short, non-blocking status message in the live region at the top of the page. */
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");

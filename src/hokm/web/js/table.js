@@ -1,7 +1,7 @@
 // The game table: own hand at the bottom, the trick around the centre, score, trump, hakem,
 // whose turn with a countdown, trump and bam choices, results. Legal moves come only from the
 // server's list (game.legal); this file never decides what is legal.
-import { arrowFocus, h, toast } from "./dom.js";
+import { arrowFocus, h, labelled, toast } from "./dom.js";
 import { capitalized, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
@@ -62,12 +62,6 @@ export function renderTable(ctx) {
     ),
     ui.lastTrickOpen ? lastTrickPanel(ctx, bottom) : null,
   );
-}
-
-/** An element read by screen readers as ``label`` (a plain div's aria-label is not read),
- * showing ``children`` to the eye only. */
-function labelled(tag, label, ...children) {
-  return h(tag, {}, h("span.sr-only", {}, label), h("span.shown", { "aria-hidden": "true" }, ...children));
 }
 
 function hud(store) {

@@ -86,11 +86,9 @@ export async function render(main, params, path) {
   /** One recent game: when, won or lost, the points, rated or not, and a link to its replay
    * (the game's id is no words for a player). */
   function recentGame(g) {
-    const when = g.finished_at
-      ? new Intl.DateTimeFormat(lang() === "fa" ? "fa-IR" : "en-GB", {
-          dateStyle: "medium",
-          timeStyle: "short",
-        }).format(new Date(g.finished_at)) // milliseconds
+    const at = g.finished_at ? new Date(g.finished_at) : null; // milliseconds
+    const when = at
+      ? new Intl.DateTimeFormat(lang() === "fa" ? "fa-IR" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(at)
       : "";
     const result = has(`game_result_${g.result}`) ? t(`game_result_${g.result}`) : g.result ?? "";
     const kind = [g.quick ? t("quick_match") : null, g.rated ? t("game_rated") : t("game_unrated")];
@@ -111,8 +109,8 @@ export async function render(main, params, path) {
         ? [" · ", h("bdi", { dir: "ltr" }, `+${num(g.points)}`), " ", t(g.points === 1 ? "point_word" : "points_word")]
         : null,
       " · ",
-      h("span.small", {}, kind.filter(Boolean).join(lang() === "fa" ? "، " : ", ")),
-      when ? [" · ", h("time", { datetime: new Date(g.finished_at).toISOString() }, when)] : null,
+      h("span.small", {}, kind.filter(Boolean).join(t("list_sep"))),
+      at ? [" · ", h("time", { datetime: at.toISOString() }, when)] : null,
       " · ",
       h("a", { href: `#/game/${encodeURIComponent(g.game_id)}` }, t("replay")),
     );

@@ -395,7 +395,7 @@ export async function render(main) {
   // The tab closed (or reloaded) while waiting: leave the queue now rather than be matched as
   // a ghost until the server drops a waiter who stopped asking.
   const onHide = () => {
-    if (state.quick?.state === "waiting") api("/api/quick/leave", { method: "POST", body: {}, keepalive: true }).catch(() => null);
+    if (state.quick?.state === "waiting") leaveQueue({ keepalive: true }).catch(() => null);
   };
   window.addEventListener("pagehide", onHide);
   return {

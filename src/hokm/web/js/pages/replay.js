@@ -102,6 +102,7 @@ export async function render(main, [gameId]) {
       return;
     }
     const rec = s.record;
+    const played = (rec?.hands || []).length; // hands finished in this game
     const results = s.hands.map((x) => x?.result).filter(Boolean);
     const totals = results.reduce((acc, r) => [acc[0] + r.points[0], acc[1] + r.points[1]], [0, 0]);
     patch(
@@ -135,7 +136,7 @@ export async function render(main, [gameId]) {
                 "div.panel",
                 {},
                 h("h2", {}, t("hand_list")),
-                (rec.hands || []).length ? null : h("p.note#replay-empty", {}, t("no_hands_played")),
+                played ? null : h("p.note#replay-empty", {}, t("no_hands_played")),
                 h(
                   "div.row",
                   {},
@@ -149,7 +150,7 @@ export async function render(main, [gameId]) {
                   ),
                 ),
               ),
-              (rec.hands || []).length ? trickView() : null,
+              played ? trickView() : null,
             ],
       ),
     );

@@ -98,6 +98,35 @@ def test_node_limit_stops_the_solver() -> None:
     raise AssertionError("the node limit was not enforced")
 
 
+def test_a_solver_that_ran_out_of_nodes_still_answers_about_its_own_position() -> None:
+    """A question stopped by the node budget leaves the position as it was, so the same
+    solver's next answers equal a fresh solver's (card_outcomes asks one solver about every
+    card; a stopped search used to leave cards missing from the hands and later kot answers
+    wrong)."""
+    rng = random.Random(5)
+    stopped = 0
+    for i in range(60):
+        hand = _position(100 + i, rng.choice((6, 7, 8)), rng)
+        if hand is None:
+            continue
+        team = hand.to_move & 1
+        need = 7 - hand.won[team]
+        solver = Solver(hand, max_nodes=rng.choice((3, 10, 40)))
+        before = (list(solver.h), list(solver.trick), solver.leader)
+        try:
+            solver.can_reach(team, need, need)
+        except SearchLimitError:
+            stopped += 1
+        assert (solver.h, solver.trick, solver.leader) == before
+        solver.nodes = 0
+        solver.max_nodes = 1 << 62
+        for card in cards_of_mask(hand.legal_mask()):
+            for question in ((team, need, need), (1 - team, 1, need), (team, 1, need)):
+                fresh = Solver(hand).card_reaches(card.index, *question)
+                assert solver.card_reaches(card.index, *question) == fresh
+    assert stopped > 20
+
+
 def test_endgame_outcomes_from_the_own_solver_match_dds() -> None:
     """With 3 cards or fewer the own solver decides who reaches 7, exactly as DDS would."""
     rng = random.Random(12)

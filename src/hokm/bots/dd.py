@@ -183,26 +183,29 @@ class Solver:
         return result
 
     def _try(self, mover: int, suit: int, rank: int, team: int, need: int, horizon: int) -> bool:
+        # The position is restored even when the node budget runs out below (a
+        # SearchLimitError): the solver and its table are asked again about the same position.
         h = self.h
         slot = 4 * mover + suit
         h[slot] ^= 1 << rank
         trick = self.trick
         trick.append((suit, rank))
-        if len(trick) < 4:
-            result = self._search(team, need, horizon)
-            trick.pop()
-        else:
+        try:
+            if len(trick) < 4:
+                return self._search(team, need, horizon)
             leader = self.leader
             winner = (leader + _winner_pos(trick, self.trump)) & 3
             self.trick = []
             self.leader = winner
             won = 1 if (winner & 1) == team else 0
-            result = self._search(team, need - won, horizon - 1)
-            self.leader = leader
-            self.trick = trick
+            try:
+                return self._search(team, need - won, horizon - 1)
+            finally:
+                self.leader = leader
+                self.trick = trick
+        finally:
             trick.pop()
-        h[slot] |= 1 << rank
-        return result
+            h[slot] |= 1 << rank
 
     def _moves(self, mover: int) -> list[tuple[int, int]]:
         """Legal moves, one per group of equivalent cards, in a good order to try."""

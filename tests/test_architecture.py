@@ -14,6 +14,11 @@ ALLOWED: dict[str, set[str]] = {
     "accounts": {"engine", "storage", "accounts"},
     "client": {"client"},  # a standalone client: scripts and external bots need nothing else
 }
+# top-level modules -> the hokm packages they may import
+ALLOWED_MODULES: dict[str, set[str]] = {
+    "arena": {"engine", "bots"},
+    "analysis": {"engine", "bots"},
+}
 FORBIDDEN_IN_ENGINE = {"asyncio", "socket", "time", "random", "os", "pathlib", "sqlite3", "io"}
 
 
@@ -36,6 +41,15 @@ def test_packages_import_only_downstream_layers() -> None:
                 parts = name.split(".")
                 if parts[0] == "hokm" and len(parts) > 1:
                     assert parts[1] in allowed, f"{path.relative_to(SRC)} imports {name}"
+
+
+def test_the_arena_and_the_analysis_sit_on_the_engine_and_the_bots() -> None:
+    for module, allowed in ALLOWED_MODULES.items():
+        path = SRC / f"{module}.py"
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[0] == "hokm" and len(parts) > 1:
+                assert parts[1] in allowed, f"{path.name} imports {name}"
 
 
 def test_engine_does_no_io() -> None:

@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "arena",
     "referee",
+    "analyse",
     "verify",
     "bench",
 )

@@ -26,7 +26,15 @@ from hokm.engine.events import (
 )
 from hokm.engine.records import RESULT_NAMES, Verdict, referee
 
-__all__ = ["describe", "judge_text", "register", "run"]
+__all__ = [
+    "UnreadableError",
+    "describe",
+    "judge_text",
+    "load_json",
+    "read_text",
+    "register",
+    "run",
+]
 
 EXIT_OK, EXIT_BROKEN, EXIT_MALFORMED = 0, 1, 2
 MAX_BYTES = 16 * 1024 * 1024  # a record of even a very long game is far smaller
@@ -48,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
     try:
         for name in args.files:
-            report, text, code = judge_text(_read(name), name=name)
+            report, text, code = judge_text(read_text(name), name=name)
             status = max(status, code)
             if args.json:
                 print(json.dumps(report, ensure_ascii=False), flush=True)
@@ -61,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _read(name: str) -> str | Exception:
+def read_text(name: str) -> str | Exception:
+    """A file's text ('-': standard input), or the error that stopped reading it."""
     try:
         if name == "-":
             return sys.stdin.read(MAX_BYTES + 1)
@@ -74,16 +83,8 @@ def _read(name: str) -> str | Exception:
 def judge_text(source: str | Exception, *, name: str = "record") -> tuple[dict[str, Any], str, int]:
     """Judge a record's text: the JSON report, the readable account, and the exit status."""
     try:
-        if isinstance(source, Exception):
-            raise _Unreadable(_describe_exception(source))
-        if len(source) > MAX_BYTES:
-            raise _Unreadable(f"the file is larger than {MAX_BYTES} bytes")
-        try:
-            data = json.loads(source)
-        except (ValueError, RecursionError) as exc:
-            raise _Unreadable(f"not valid JSON: {_describe_exception(exc)}") from exc
-        verdict = referee(data)
-    except (_Unreadable, HokmError, RecursionError) as exc:
+        verdict = referee(load_json(source))
+    except (UnreadableError, HokmError, RecursionError) as exc:
         return _malformed(name, str(exc))
     except Exception as exc:  # a referee must never show a traceback
         return _malformed(name, f"internal error while judging: {exc!r}")
@@ -91,8 +92,23 @@ def judge_text(source: str | Exception, *, name: str = "record") -> tuple[dict[s
     return verdict.report, describe(verdict, name=name), code
 
 
-class _Unreadable(Exception):
-    pass
+class UnreadableError(Exception):
+    """A file that cannot be read, or is not JSON."""
+
+
+def load_json(source: str | Exception) -> object:
+    """The JSON data of a file's text as read by :func:`read_text` (its error if reading failed).
+
+    Raises :class:`UnreadableError` with a short reason.
+    """
+    if isinstance(source, Exception):
+        raise UnreadableError(_describe_exception(source))
+    if len(source) > MAX_BYTES:
+        raise UnreadableError(f"the file is larger than {MAX_BYTES} bytes")
+    try:
+        return json.loads(source)
+    except (ValueError, RecursionError) as exc:
+        raise UnreadableError(f"not valid JSON: {_describe_exception(exc)}") from exc
 
 
 def _describe_exception(exc: BaseException) -> str:

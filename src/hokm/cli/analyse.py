@@ -1,0 +1,144 @@
+"""``hokm analyse FILE... [--json] [--all]``: double-dummy analysis of recorded games.
+
+Every play with a choice is judged as if all four hands had been visible (``hokm.analysis``):
+a play after which the hand's outcome for the player's team is worse than after its best card
+(a won hand lost, a kot missed or let through) is a mistake, and the points it gave away are
+counted per seat. Exit status as ``hokm referee``: 0 analysed, 1 a record breaks a rule (it is
+not analysed), 2 unreadable or malformed input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from hokm.analysis import GameAnalysis, HandAnalysis, PlayNote, RecordBrokenError, analyse
+from hokm.cli.referee import UnreadableError, load_json, read_text
+from hokm.engine import Card, HokmError, Suit
+from hokm.engine.records import RESULT_NAMES
+
+__all__ = ["analyse_text", "describe", "register", "run"]
+
+EXIT_OK, EXIT_BROKEN, EXIT_MALFORMED = 0, 1, 2
+
+OUTCOMES = {
+    2: f"a {RESULT_NAMES['kot'][0]} ({RESULT_NAMES['kot'][1]})",
+    1: "a win",
+    -1: "a loss",
+    -2: f"a {RESULT_NAMES['kot'][0]} against it",
+}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="find the plays that gave hands away (double-dummy)",
+        description="Judge every play of hokm-record/1 files double-dummy (all hands visible, "
+        "as after the game): a play that turned a won hand into a lost one, or missed or let "
+        "through a kot, is a mistake. Exit status 0: analysed; 1: a record breaks a rule; "
+        "2: unreadable or malformed input.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="record files ('-': stdin)")
+    parser.add_argument("--json", action="store_true", help="one JSON report per file and line")
+    parser.add_argument(
+        "--all", action="store_true", help="list every play with a choice, not only mistakes"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = EXIT_OK
+    try:
+        for name in args.files:
+            report, text, code = analyse_text(read_text(name), name=name, every=args.all)
+            status = max(status, code)
+            print(json.dumps(report, ensure_ascii=False) if args.json else text, flush=True)
+            if code != EXIT_OK:
+                print(f"hokm analyse: {name}: {report['error']['reason']}", file=sys.stderr)
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the interpreter's flush quiet
+    return status
+
+
+def analyse_text(
+    source: str | Exception, *, name: str = "record", every: bool = False
+) -> tuple[dict[str, Any], str, int]:
+    """Analyse a record's text: the JSON report, the readable account, and the exit status."""
+    try:
+        analysis = analyse(load_json(source))
+    except RecordBrokenError as exc:
+        report = {"ok": False, "error": exc.error}
+        return report, f"{name}: not analysed: the record breaks a rule: {exc}", EXIT_BROKEN
+    except (UnreadableError, HokmError, RecursionError) as exc:
+        return _malformed(name, str(exc))
+    except Exception as exc:  # like the referee: never a traceback
+        return _malformed(name, f"internal error while analysing: {exc!r}")
+    return analysis.to_dict(), describe(analysis, name=name, every=every), EXIT_OK
+
+
+def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:
+    error = {"hand": None, "play": None, "seat": None, "card": None, "reason": reason}
+    report = {"ok": False, "malformed": True, "error": error}
+    return report, f"{name}: cannot analyse: {reason}", EXIT_MALFORMED
+
+
+def describe(analysis: GameAnalysis, *, name: str = "record", every: bool = False) -> str:
+    """A readable account: per hand its double-dummy outcome and the mistakes, then per seat."""
+    lines = [f"== {name} (double-dummy: every hand visible) =="]
+    for hand in analysis.hands:
+        lines.extend(_hand_text(hand, every))
+    if not analysis.hands:
+        lines.append("No card was played.")
+    lines.append("Seats (mistakes / plays with a choice, points given away):")
+    for row in analysis.seat_totals():
+        lines.append(
+            f"  seat {row['seat']} (team {row['seat'] & 1}): {row['mistakes']} / "
+            f"{row['choices']}, {row['points_lost']} point{'s' * (row['points_lost'] != 1)}"
+        )
+    return "\n".join(lines)
+
+
+def _hand_text(hand: HandAnalysis, every: bool) -> list[str]:
+    team = hand.hakem & 1
+    start = f"; at the deal: {OUTCOMES[hand.start]} for team {team}" if hand.start else ""
+    lines = [
+        f"Hand {hand.hand + 1}: hakem seat {hand.hakem} (team {team}), "
+        f"trump {Suit.parse(hand.trump).symbol}{start}."
+    ]
+    shown = hand.notes if every else hand.mistakes
+    for note in shown:
+        lines.append(_note_text(note))
+    if not hand.mistakes:
+        lines.append("  No mistake: every card kept the hand's best outcome.")
+    if hand.result is not None and hand.winner_team is not None:
+        english, persian = RESULT_NAMES[hand.result]
+        won, lost = hand.tricks[hand.winner_team], hand.tricks[1 - hand.winner_team]
+        lines.append(f"  Result: {english} ({persian}), team {hand.winner_team} {won}–{lost}.")
+    else:
+        lines.append(f"  Unfinished: tricks {hand.tricks[0]}–{hand.tricks[1]} so far.")
+    return lines
+
+
+def _note_text(note: PlayNote) -> str:
+    card = Card.parse(note.card).pretty
+    head = f"  Trick {note.trick}, seat {note.seat} {card}"
+    if not note.mistake:
+        best = "best" if note.card in note.best else "keeps the outcome"
+        return (
+            f"{head}: {best}; {OUTCOMES[note.outcome]} for team {note.seat & 1}, "
+            f"{note.tricks} trick{'s' * (note.tricks != 1)} from here."
+        )
+    better = ", ".join(Card.parse(c).pretty for c in note.best)
+    return (
+        f"{head}: MISTAKE, {OUTCOMES[note.best_outcome]} became {OUTCOMES[note.outcome]} "
+        f"for team {note.seat & 1} ({_signed(note.best_points)} → {_signed(note.points)} "
+        f"points); better: {better}."
+    )
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else f"−{-points}"

@@ -1,0 +1,196 @@
+"""Double-dummy analysis of records (hokm.analysis, ``hokm analyse``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from hokm.analysis import GameAnalysis, RecordBrokenError, analyse
+from hokm.bots import make_bot
+from hokm.bots.dd import card_outcomes
+from hokm.bots.fast import FastHand
+from hokm.cli import main
+from hokm.engine import (
+    Card,
+    Deal,
+    DrawAces,
+    Game,
+    InvalidRecordError,
+    Phase,
+    RuleSet,
+    Seat,
+    view_of,
+)
+from hokm.engine.records import record_from_game
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def _bot_game(seed: str, levels: tuple[str, str] = ("medium", "random")) -> Game:
+    game = Game(RuleSet(), first_hakem="ace_draw")
+    game.apply(DrawAces.from_seed(seed))
+    bots = [make_bot(levels[s & 1], seed=s) for s in range(4)]
+    n = 0
+    while not game.is_over:
+        if game.is_chance:
+            assert game.hakem is not None
+            game.apply(Deal.from_seed(f"{seed}-{n}", game.hakem))
+            n += 1
+            continue
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].act(view_of(game, seat)))
+    return game
+
+
+def _hakem_side(outcome: int, seat: int, hakem: int) -> int:
+    """A mover's outcome seen from the hakem's team: only who reaches 7 (its sign)."""
+    sign = 1 if outcome > 0 else -1
+    return sign if (seat & 1) == (hakem & 1) else -sign
+
+
+@pytest.mark.parametrize("seed", ["an-1", "an-2", "an-3"])
+def test_the_double_dummy_outcome_changes_only_at_a_mistake(seed: str) -> None:
+    """Who reaches 7 with perfect play from each position: it moves only when a card is a
+    mistake, against the team of the seat that played it, and ends as the real result."""
+    game = _bot_game(seed)
+    analysis = analyse(record_from_game(game))
+    assert len(analysis.hands) == len(game.hand_results)
+    for hand, result in zip(analysis.hands, game.hand_results, strict=True):
+        assert hand.result == result.result and hand.winner_team == result.winner_team
+        assert hand.start is not None
+        before = 1 if hand.start > 0 else -1  # for the hakem's team
+        for note in hand.notes:
+            assert note.choices >= 2
+            assert _hakem_side(note.best_outcome, note.seat, hand.hakem) == before
+            after = _hakem_side(note.outcome, note.seat, hand.hakem)
+            if after != before:
+                assert note.mistake and note.points_lost >= 2
+                assert note.card not in note.best
+                # the flip is against the team of the seat that played the card
+                assert (after > 0) != ((note.seat & 1) == (hand.hakem & 1))
+            before = after
+        hakem_won = result.winner_team == hand.hakem & 1
+        assert before == (1 if hakem_won else -1)
+
+
+def _best_card(fast: FastHand) -> int:
+    outcomes = card_outcomes(fast)
+    return min(c for c, o in outcomes.items() if o == max(outcomes.values()))
+
+
+def test_perfect_play_has_no_mistake_and_one_blunder_is_found() -> None:
+    """Four seats play the double-dummy best card, except one card that gives the hand away:
+    the analysis names exactly that card, its better cards and the points it cost."""
+    rng = random.Random(3)
+    for attempt in range(40):
+        game = Game(RuleSet(), hakem=Seat(0))
+        deal = Deal.from_seed(f"blunder-{attempt}", Seat(0))
+        game.apply(deal)
+        game.choose_trump("H")
+        fast = FastHand.from_deal(deal, trump=game.trump, hakem=Seat(0))  # type: ignore[arg-type]
+        blunder_at = rng.randrange(8, 30)
+        blunder: int | None = None
+        while game.phase is Phase.PLAY:
+            card = _best_card(fast)
+            if len(game.current_trick) + 4 * len(game.tricks) == blunder_at:
+                outcomes = card_outcomes(fast)
+                worse = [c for c, o in outcomes.items() if o * outcomes[card] < 0]
+                if worse:
+                    card, blunder = min(worse), blunder_at
+            fast.play(card)
+            game.play(Card.from_index(card))
+        if blunder is None:
+            continue
+        analysis = analyse(record_from_game(game))
+        (hand,) = analysis.hands
+        (mistake,) = hand.mistakes
+        assert mistake.play == blunder
+        assert mistake.best_outcome > 0 > mistake.outcome
+        assert mistake.points_lost == mistake.best_points - mistake.points >= 2
+        assert mistake.best and mistake.card not in mistake.best
+        totals = analysis.seat_totals()
+        assert sum(t["mistakes"] for t in totals) == 1
+        assert totals[mistake.seat]["points_lost"] == mistake.points_lost
+        return
+    pytest.fail("no deal gave a losing card to play")
+
+
+def test_plays_after_the_seventh_trick_of_a_bam_are_not_judged() -> None:
+    data = json.loads((GOLDEN / "classic_redeal_and_bam.json").read_text(encoding="utf-8"))
+    record = data["record"]
+    analysis = analyse(record)
+    bam_hands = [i for i, h in enumerate(record["hands"]) if h.get("bam")]
+    assert bam_hands
+    for index in bam_hands:
+        (hand,) = [h for h in analysis.hands if h.hand == index]
+        plays = len(record["hands"][index]["plays"])
+        assert plays > hand.judged
+        assert all(n.play < hand.judged for n in hand.notes)
+
+
+def test_a_broken_or_malformed_record_is_refused() -> None:
+    game = _bot_game("an-broken")
+    record = record_from_game(game)
+    plays = record["hands"][0]["plays"]
+    plays[1], plays[2] = plays[2], plays[1]  # out of turn: someone plays another's card
+    with pytest.raises(RecordBrokenError) as broken:
+        analyse(record)
+    assert broken.value.error["hand"] == 0
+    with pytest.raises(InvalidRecordError):
+        analyse({"hands": "no"})
+
+
+def test_an_unfinished_game_is_analysed_up_to_its_last_play() -> None:
+    game = Game(RuleSet(), hakem=Seat(2))
+    game.apply(Deal.from_seed("unfinished", Seat(2)))
+    game.choose_trump("S")
+    for _ in range(10):
+        game.play(game.legal_cards()[-1])
+    analysis = analyse(record_from_game(game))
+    (hand,) = analysis.hands
+    assert hand.result is None and hand.judged == 10
+    assert sum(hand.tricks) == 2
+
+
+def test_the_command_prints_mistakes_json_and_exit_statuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _bot_game("an-cli")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record_from_game(game)), encoding="utf-8")
+    assert main(["analyse", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "double-dummy" in text and "Seats (mistakes" in text
+    assert text.count("Hand ") == len(game.hand_results)
+
+    assert main(["analyse", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    expected = analyse(record_from_game(game))
+    assert isinstance(expected, GameAnalysis) and report == expected.to_dict()
+    mistakes = sum(len(h["mistakes"]) for h in report["hands"])
+    assert mistakes == sum(s["mistakes"] for s in report["seats"])
+    if mistakes:
+        assert "MISTAKE" in text
+
+    assert main(["analyse", "--all", str(path)]) == 0
+    every = capsys.readouterr().out
+    plays = sum(len(h["plays"]) for h in report["hands"])
+    assert every.count("  Trick ") == plays
+
+    broken = record_from_game(game)
+    broken["hands"][0]["plays"][0] = "XX"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(broken), encoding="utf-8")
+    assert main(["analyse", str(bad)]) == 1
+    out = capsys.readouterr()
+    assert "breaks a rule" in out.out and "hokm analyse" in out.err
+
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    assert main(["analyse", "--json", str(junk), str(path)]) == 2
+    first, second = capsys.readouterr().out.splitlines()
+    assert json.loads(first)["malformed"] is True and json.loads(second)["ok"] is True

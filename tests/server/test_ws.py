@@ -12,6 +12,7 @@ import pytest
 import websockets
 
 from hokm.accounts.store import AccountStore
+from hokm.analysis import analyse
 from hokm.client import HokmClient, ServerError
 from hokm.engine.records import judge
 from hokm.storage import SqlStorage
@@ -221,6 +222,15 @@ async def test_join_by_code_and_a_full_game_with_bots(server: str) -> None:
         },
     )
     assert check["ok"] is True
+    analysis = await owner.rest("GET", f"/api/games/{games[0]['game_id']}/analysis")
+    assert analysis["game_id"] == games[0]["game_id"] and analysis["ok"] is True
+    assert analysis == {"game_id": games[0]["game_id"], **analyse(record).to_dict()}
+    assert [h["result"] for h in analysis["hands"]] == [h["result"] for h in report["hands"]]
+    again = await owner.rest("GET", f"/api/games/{games[0]['game_id']}/analysis")
+    assert again == analysis
+    with pytest.raises(ServerError) as missing:
+        await owner.rest("GET", "/api/games/NOSUCH-1/analysis")
+    assert missing.value.frame["status"] == 404 and missing.value.code == "not_found"
     commitments = [
         e["event"]["commitment"] for e in guest.events if e["event"]["kind"] == "deal_committed"
     ]

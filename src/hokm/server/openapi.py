@@ -110,6 +110,15 @@ def openapi_document() -> dict[str, Any]:
                     params=("game_id",),
                 )
             },
+            "/api/games/{game_id}/analysis": {
+                "get": _op(
+                    "A finished game judged double-dummy: each play with a choice, the "
+                    "mistakes, each seat's points given away (docs/records.md)",
+                    obj,
+                    errors=(404, 429, 503),
+                    params=("game_id",),
+                )
+            },
             "/api/verify": {
                 "post": _op(
                     "Re-derive a deal from its seed and check the commitment and cards",

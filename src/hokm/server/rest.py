@@ -15,10 +15,12 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hokm import __version__
+from hokm.analysis import RecordBrokenError, analysis_report
 from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
 from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, BadName, Identity, clean_name
 from hokm.server.errors import error_body
+from hokm.server.rooms import Busy
 from hokm.server.state import ServerState
 from hokm.table.chat import EMOJI, PHRASES
 from hokm.table.codes import is_code, normalize_code
@@ -229,6 +231,42 @@ async def get_record(request: Request) -> Response:
     )
 
 
+ANALYSES_KEPT = 64  # finished games' analyses kept in memory (each a few tens of kB)
+
+
+@_handler
+async def get_analysis(request: Request) -> Response:
+    """A finished game judged double-dummy (``hokm.analysis``): each play with a choice, the
+    mistakes, and each seat's points given away. Computed in the bot workers, then kept."""
+    summary, record = await _game(request)
+    state = _state(request)
+    report = state.analyses.get(summary.game_id)
+    if report is None:
+        client = request.client.host if request.client is not None else None
+        if not state.analysis_limits.allow(client):
+            raise _Refusal(
+                429,
+                "rate_limited",
+                "too many analyses from this address; try again in a minute",
+                "درخواست تحلیل از این نشانی زیاد بوده است؛ یک دقیقه دیگر دوباره امتحان کنید",
+            )
+        try:
+            report = await state.rooms.offload(analysis_report, record)
+        except Busy as exc:
+            state.analysis_limits.give_back(client)
+            raise _Refusal(
+                503, "busy", str(exc), "سرور سرگرم است؛ کمی بعد دوباره امتحان کنید"
+            ) from exc
+        except (RecordBrokenError, HokmError) as exc:  # a stored game is always valid
+            raise _Refusal(422, "not_analysable", f"the stored record: {exc}") from exc
+        state.analyses[summary.game_id] = report
+        while len(state.analyses) > ANALYSES_KEPT:
+            state.analyses.popitem(last=False)
+    else:
+        state.analyses.move_to_end(summary.game_id)
+    return JSONResponse({"game_id": summary.game_id, **report})
+
+
 @_handler
 async def get_shuffle(request: Request) -> Response:
     """Every hand's seed commitment and revealed seed."""
@@ -362,6 +400,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/rooms/{code}/games", get_room_games, methods=["GET"]),
         Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
         Route("/api/games/{game_id}/shuffle", get_shuffle, methods=["GET"]),
+        Route("/api/games/{game_id}/analysis", get_analysis, methods=["GET"]),
         Route("/api/verify", post_verify, methods=["POST"]),
         Route("/api/rules", get_rules, methods=["GET"]),
         Route("/api/presets", get_presets, methods=["GET"]),

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hokm.server.limits import AddressLimits
 from hokm.storage import SqlStorage
@@ -64,6 +65,10 @@ class ServerState:
     creations: AddressLimits = field(init=False)
     # The simulator's hard bot (/api/sim/bot), per client address: 10 at once, then one a second.
     sim_bots: AddressLimits = field(default_factory=lambda: AddressLimits(rate=1.0, burst=10))
+    # Analyses of finished games (/api/games/{id}/analysis), per client address: 5 at once,
+    # then one every 10 seconds; answers are kept (a finished game does not change).
+    analysis_limits: AddressLimits = field(default_factory=lambda: AddressLimits(rate=0.1, burst=5))
+    analyses: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         self.creations = AddressLimits(

@@ -122,6 +122,39 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert items and all("✔" in item for item in items)
     shot(page, "phone-replay")
 
+    # The analysis: every seat's mistakes in Persian, each hand's count on its button, and
+    # a mistake's button that shows its trick with the card outlined.
+    game_id = href.split("/")[3]
+    expected = page.request.get(f"/api/games/{game_id}/analysis").json()
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-seats li")
+    seats = page.locator("#analysis-seats li").all_inner_texts()
+    assert len(seats) == 4 and all("اشتباه" in x and "امتیاز" in x for x in seats), seats
+    assert not any(re.search(r"[0-9]", x) for x in seats), seats
+    assert page.is_disabled("#analyse")
+    counts = [len(h["mistakes"]) for h in expected["hands"]]
+    buttons = page.locator("#hand-buttons button")
+    assert buttons.count() == len(counts)
+    for i, n in enumerate(counts):
+        text = buttons.nth(i).inner_text()
+        assert ("⚠" in text) == (n > 0), text
+        if n:
+            assert text.endswith(persian_digits(n)), text
+    first = next((i for i, n in enumerate(counts) if n), None)
+    if first is not None:
+        buttons.nth(first).click()
+        page.wait_for_selector("#analysis-mistakes li")
+        assert page.locator("#analysis-mistakes li").count() == counts[first]
+        note = next(p for p in expected["hands"][first]["plays"] if p["mistake"])
+        page.locator("#analysis-mistakes button").first.click()
+        title = page.inner_text("#replay-trick-title")
+        assert title.startswith(f"دست {persian_digits(note['trick'])}"), title
+        assert page.locator(".mini-slot.mistake").count() >= 1
+        assert page.locator("#analysis-mistakes button.current").count() >= 1
+    else:
+        page.wait_for_selector("#analysis-clean")
+    shot(page, "phone-replay-analysis")
+
     # The profile lists the games: the result in Persian, unrated (bots), a Persian date of
     # this year, and the replay link (it used to show the game's hex id and the English word
     # "won"). The second game, closed before a hand was played, is listed as cancelled.

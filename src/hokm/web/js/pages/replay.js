@@ -1,5 +1,7 @@
 // A finished game: summary, record download, replay of each hand trick by trick (winners and
-// reasons from the server), and the shuffle verification (POST /api/verify).
+// reasons from the server), the shuffle verification (POST /api/verify), and on request the
+// double-dummy analysis (GET /api/games/{id}/analysis): each seat's mistakes, each hand's
+// mistakes as buttons that open their trick, and the mistaken cards outlined in the trick.
 import { h, patch, toast } from "../dom.js";
 import { capitalized, lang, num, t } from "../i18n.js";
 import { api } from "../net.js";
@@ -7,7 +9,7 @@ import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
 
 export async function render(main, [gameId]) {
-  const s = { record: null, hands: [], hand: 0, trick: 0, verify: null, error: null, alive: true };
+  const s = { record: null, hands: [], hand: 0, trick: 0, verify: null, analysis: null, error: null, alive: true };
   const names = () => (s.record?.players || []).map((p) => (typeof p === "string" ? p : p?.name) || null);
   const seatName = (i) => names()[i] || `${t("bot")} ${num(i + 1)}`;
 
@@ -52,12 +54,87 @@ export async function render(main, [gameId]) {
     draw();
   }
 
+  async function analyse() {
+    s.analysis = "loading";
+    draw();
+    try {
+      s.analysis = await api(`/api/games/${encodeURIComponent(gameId)}/analysis`);
+    } catch (err) {
+      s.analysis = null;
+      toast(refusal(err), "error");
+    }
+    draw();
+  }
+
+  /** The analysis of hand ``i`` (null before the analysis is loaded, or for a hand without play). */
+  const handAnalysis = (i) => (s.analysis && s.analysis !== "loading" ? s.analysis.hands.find((x) => x.hand === i) : null);
+  const outcome = (o) => t(`outcome_${o}`);
+
+  function mistakeText(note) {
+    const better = note.best.map(cardName).join(t("list_sep"));
+    return t("analysis_mistake", {
+      card: cardName(note.card),
+      trick: note.trick,
+      before: outcome(note.best_outcome),
+      after: outcome(note.outcome),
+      better,
+    });
+  }
+
+  function analysisPanel() {
+    if (s.analysis === "loading") return h("p.loading#analysis-loading", { role: "status" }, t("analysing"));
+    if (!s.analysis) return null;
+    return h(
+      "div.panel#analysis",
+      {},
+      h("h2", {}, t("analysis")),
+      h("p.small", {}, t("analysis_about")),
+      h(
+        "ul#analysis-seats",
+        {},
+        s.analysis.seats.map((row) =>
+          h("li", { class: `team${row.seat % 2}` }, h("bdi", {}, seatName(row.seat)), ": ", t("analysis_seat", { m: row.mistakes, c: row.choices, p: row.points_lost })),
+        ),
+      ),
+    );
+  }
+
+  function handAnalysisView() {
+    const ha = handAnalysis(s.hand);
+    if (!ha) return null;
+    const mistakes = ha.plays.filter((p) => p.mistake);
+    return h(
+      "div#analysis-hand",
+      {},
+      typeof ha.start === "number" ? h("p.small#analysis-start", {}, t("analysis_start", { outcome: outcome(ha.start) })) : null,
+      mistakes.length
+        ? h(
+            "ul#analysis-mistakes",
+            {},
+            mistakes.map((note) =>
+              h(
+                "li",
+                {},
+                h(
+                  `button${note.trick - 1 === s.trick ? ".current" : ""}`,
+                  { type: "button", "aria-current": note.trick - 1 === s.trick ? "true" : "false", onclick: () => { s.trick = note.trick - 1; draw(); } },
+                  h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat)), " ", mistakeText(note)),
+                ),
+              ),
+            ),
+          )
+        : h("p.small#analysis-clean", {}, t("analysis_none")),
+    );
+  }
+
   function trickView() {
     const sim = s.hands[s.hand];
     if (!sim) return h("p.loading", {}, t("loading"));
     const tricks = sim.tricks || [];
     const tr = tricks[s.trick];
     const res = sim.result;
+    const ha = handAnalysis(s.hand);
+    const mistakeAt = new Set((ha?.plays || []).filter((p) => p.mistake).map((p) => p.play));
     return h(
       "div.panel#replay",
       {},
@@ -79,7 +156,14 @@ export async function render(main, [gameId]) {
               {}, // in play order, read in the page's direction (right to left in Persian)
               tr.cards.map((card, i) => {
                 const seat = (tr.leader + i) % 4;
-                return h(`div.mini-slot${seat === tr.winner ? ".won" : ""}`, {}, cardEl(card, { extra: "small", label: t("played_by", { card: cardName(card), name: seatName(seat) }) }), h("span.small", {}, seatName(seat)));
+                const wrong = mistakeAt.has(s.trick * 4 + i);
+                const label = t("played_by", { card: cardName(card), name: seatName(seat) }) + (wrong ? ` (${t("analysis_mistake_mark")})` : "");
+                return h(
+                  `div.mini-slot${seat === tr.winner ? ".won" : ""}${wrong ? ".mistake" : ""}`,
+                  {},
+                  cardEl(card, { extra: "small", label }),
+                  h("span.small", {}, wrong ? "⚠ " : "", seatName(seat)),
+                );
               }),
             ),
             h("p", {}, t("trick_won_by", { name: seatName(tr.winner) })),
@@ -92,6 +176,7 @@ export async function render(main, [gameId]) {
         h("button#replay-prev", { type: "button", disabled: s.trick === 0, onclick: () => { s.trick -= 1; draw(); } }, t("prev")),
         h("button#replay-next", { type: "button", disabled: s.trick >= tricks.length - 1, onclick: () => { s.trick += 1; draw(); } }, t("next")),
       ),
+      handAnalysisView(),
     );
   }
 
@@ -123,6 +208,7 @@ export async function render(main, [gameId]) {
                   {},
                   h("a.button#download-record", { href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `hokm-${gameId}.json` }, t("download_record")),
                   h("button#verify", { type: "button", onclick: verify }, t("verify_shuffle")),
+                  played ? h("button#analyse", { type: "button", disabled: s.analysis !== null, onclick: analyse }, t("analyse")) : null,
                 ),
                 s.verify
                   ? h(
@@ -132,13 +218,14 @@ export async function render(main, [gameId]) {
                     )
                   : null,
               ),
+              analysisPanel(),
               h(
                 "div.panel",
                 {},
                 h("h2", {}, t("hand_list")),
                 played ? null : h("p.note#replay-empty", {}, t("no_hands_played")),
                 h(
-                  "div.row",
+                  "div.row#hand-buttons",
                   {},
                   (rec.hands || []).map((_, i) =>
                     h(
@@ -146,6 +233,7 @@ export async function render(main, [gameId]) {
                       { type: "button", "aria-pressed": i === s.hand ? "true" : "false", onclick: () => { s.hand = i; s.trick = 0; draw(); } },
                       t("hand_n", { n: i + 1 }),
                       s.hands[i]?.result ? `: ${handOutcome(s.hands[i].result)}` : "",
+                      mistakeCount(handAnalysis(i)),
                     ),
                   ),
                 ),
@@ -159,6 +247,12 @@ export async function render(main, [gameId]) {
   draw();
   load();
   return { refresh: draw, cleanup: () => { s.alive = false; } };
+}
+
+/** " · ⚠ 2" after a hand's button when the analysis found mistakes in it. */
+function mistakeCount(ha) {
+  const n = ha ? ha.mistakes.length : 0;
+  return n ? h("span.mistakes", { title: t("analysis_mistakes_n", { n }) }, " · ⚠ ", num(n)) : "";
 }
 
 /** "Team 2 · kot" for a hand's button: who won it, and how. */

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import subprocess
 import sys
+from pathlib import Path
 
+from hokm.analysis import analyse
 from hokm.cli import play
+from hokm.cli.analyse import analyse_text
+from hokm.engine.records import judge
 
 
 def _run(lines: str, **options: object) -> tuple[int, str]:
@@ -16,6 +21,7 @@ def _run(lines: str, **options: object) -> tuple[int, str]:
         preset=options.get("preset"),
         target=options.get("target", 1),
         seed=options.get("seed", "cli-test"),
+        record=options.get("record"),
     )
     out = io.StringIO()
     code = play.run(args, inp=io.StringIO(lines), out=out)
@@ -78,3 +84,30 @@ def test_a_target_below_one_is_refused_by_its_option_name() -> None:
     code, text = _run("", target=0)
     assert code == 2
     assert "--target" in text and "at least 1" in text
+
+
+def test_the_game_is_saved_as_a_record_that_the_referee_and_the_analysis_accept(
+    tmp_path: Path,
+) -> None:
+    """--record writes the whole game; the referee scores it as the terminal said, and the
+    analysis judges it. A game quit in the middle is saved too, unfinished."""
+    path = tmp_path / "game.json"
+    code, text = _run("a\n" * 400, target=2, seed="record", record=str(path))
+    assert code == 0 and "Game over:" in text and f"saved to {path}" in text
+    record = json.loads(path.read_text(encoding="utf-8"))
+    report = judge(record)
+    assert report["ok"] and report["game_over"]
+    assert f"{report['score'][0]}–{report['score'][1]}" in text
+    assert len(analyse(record).hands) == len(record["hands"])
+    _, account, status = analyse_text(path.read_text(encoding="utf-8"))
+    assert status == 0 and "seat 0 (You), team 0:" in account and "seat 3 (West)" in account
+
+    quit_path = tmp_path / "quit.json"
+    code, text = _run("a\n" * 5 + "q\n", seed="record", record=str(quit_path))
+    assert code == 0 and "Goodbye." in text
+    partial = json.loads(quit_path.read_text(encoding="utf-8"))
+    assert judge(partial)["ok"] and not judge(partial)["game_over"]
+
+    code, text = _run("", record=str(tmp_path / "no" / "such" / "game.json"))
+    assert code == 2 and "cannot write" in text and "Hokm —" not in text
+    assert not (tmp_path / "no").exists()

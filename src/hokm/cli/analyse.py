@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from hokm.analysis import GameAnalysis, HandAnalysis, PlayNote, RecordBrokenError, analyse
@@ -69,7 +70,8 @@ def analyse_text(
 ) -> tuple[dict[str, Any], str, int]:
     """Analyse a record's text: the JSON report, the readable account, and the exit status."""
     try:
-        analysis = analyse(load_json(source))
+        data = load_json(source)
+        analysis = analyse(data)
     except RecordBrokenError as exc:
         report = {"ok": False, "error": exc.error}
         return report, f"{name}: not analysed: the record breaks a rule: {exc}", EXIT_BROKEN
@@ -77,7 +79,16 @@ def analyse_text(
         return _malformed(name, str(exc))
     except Exception as exc:  # like the referee: never a traceback
         return _malformed(name, f"internal error while analysing: {exc!r}")
-    return analysis.to_dict(), describe(analysis, name=name, every=every), EXIT_OK
+    text = describe(analysis, name=name, every=every, players=_players(data))
+    return analysis.to_dict(), text, EXIT_OK
+
+
+def _players(data: object) -> list[str | None]:
+    """The names per seat a record may carry (``players``: a name, or null for a bot)."""
+    players = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(players, list) or len(players) != 4:
+        return [None] * 4
+    return [p.strip()[:40] or None if isinstance(p, str) else None for p in players]
 
 
 def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:
@@ -86,32 +97,43 @@ def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:
     return report, f"{name}: cannot analyse: {reason}", EXIT_MALFORMED
 
 
-def describe(analysis: GameAnalysis, *, name: str = "record", every: bool = False) -> str:
+def describe(
+    analysis: GameAnalysis,
+    *,
+    name: str = "record",
+    every: bool = False,
+    players: list[str | None] | None = None,
+) -> str:
     """A readable account: per hand its double-dummy outcome and the mistakes, then per seat."""
+    names = players or [None] * 4
+
+    def seat(i: int) -> str:
+        return f"seat {i} ({names[i]})" if names[i] else f"seat {i}"
+
     lines = [f"== {name} (double-dummy: every hand visible) =="]
     for hand in analysis.hands:
-        lines.extend(_hand_text(hand, every))
+        lines.extend(_hand_text(hand, every, seat))
     if not analysis.hands:
         lines.append("No card was played.")
     lines.append("Seats (mistakes / plays with a choice, points given away):")
     for row in analysis.seat_totals():
         lines.append(
-            f"  seat {row['seat']} (team {row['seat'] & 1}): {row['mistakes']} / "
+            f"  {seat(row['seat'])}, team {row['seat'] & 1}: {row['mistakes']} / "
             f"{row['choices']}, {row['points_lost']} point{'s' * (row['points_lost'] != 1)}"
         )
     return "\n".join(lines)
 
 
-def _hand_text(hand: HandAnalysis, every: bool) -> list[str]:
+def _hand_text(hand: HandAnalysis, every: bool, seat: Callable[[int], str]) -> list[str]:
     team = hand.hakem & 1
     start = f"; at the deal: {OUTCOMES[hand.start]} for team {team}" if hand.start else ""
     lines = [
-        f"Hand {hand.hand + 1}: hakem seat {hand.hakem} (team {team}), "
+        f"Hand {hand.hand + 1}: hakem {seat(hand.hakem)}, team {team}, "
         f"trump {Suit.parse(hand.trump).symbol}{start}."
     ]
     shown = hand.notes if every else hand.mistakes
     for note in shown:
-        lines.append(_note_text(note))
+        lines.append(_note_text(note, seat))
     if not hand.mistakes:
         lines.append("  No mistake: every card kept the hand's best outcome.")
     if hand.result is not None and hand.winner_team is not None:
@@ -123,9 +145,9 @@ def _hand_text(hand: HandAnalysis, every: bool) -> list[str]:
     return lines
 
 
-def _note_text(note: PlayNote) -> str:
+def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:
     card = Card.parse(note.card).pretty
-    head = f"  Trick {note.trick}, seat {note.seat} {card}"
+    head = f"  Trick {note.trick}, {seat(note.seat)} {card}"
     if not note.mistake:
         best = "best" if note.card in note.best else "keeps the outcome"
         return (

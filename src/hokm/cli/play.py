@@ -3,14 +3,17 @@
 You sit South (seat 0); your partner is North (seat 2); East (seat 1, on your right) plays
 after you, West (seat 3) before you. Play a card by its notation (``QH``, ``10h``, ``q♥``) or
 by its number in your hand; ``a`` lets the bot play for you, ``?`` shows its suggestion,
-``h`` shows the help, ``q`` quits.
+``h`` shows the help, ``q`` quits. With ``--record FILE`` the game (finished or not) is saved
+as a ``hokm-record/1`` file that ``hokm referee`` checks and ``hokm analyse`` judges.
 
-    hokm play --level medium --preset classic
+    hokm play --level medium --preset classic --record game.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from collections.abc import Collection
 from typing import Any, TextIO
@@ -38,6 +41,7 @@ from hokm.engine import (
     new_seed,
     view_of,
 )
+from hokm.engine.records import record_from_game
 
 __all__ = ["PlaySession", "register", "run"]
 
@@ -63,6 +67,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
     parser.add_argument("--target", type=int, help="points to win the game (preset's default)")
     parser.add_argument("--seed", help="seed of the deals (default: a fresh random seed)")
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="save the game as a hokm-record/1 file when it ends or you quit "
+        "(then: hokm analyse FILE)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -79,14 +89,23 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
     except HokmError as exc:
         print(f"hokm play: {exc}", file=out)
         return 2
+    record = getattr(args, "record", None)
+    if record is not None:
+        folder = os.path.dirname(os.path.abspath(record))
+        if not os.path.isdir(folder) or os.path.isdir(record):
+            print(f"hokm play: --record: cannot write {record!r} (no such folder)", file=out)
+            return 2
     session = PlaySession(rules, level=args.level, seed=args.seed or new_seed(), inp=inp, out=out)
+    code = 0
     try:
         session.play_game()
     except Quit:
         print("\nGoodbye.", file=out)
     except BrokenPipeError:
-        return 1
-    return 0
+        code = 1
+    if record is not None and code == 0:
+        code = session.save_record(record)
+    return code
 
 
 class PlaySession:
@@ -140,6 +159,25 @@ class PlaySession:
             f"\nGame over: {'you and North' if winner == 0 else 'East and West'} win "
             f"{game.score[0]}–{game.score[1]}."
         )
+
+    def save_record(self, path: str) -> int:
+        """Write the game as a hokm-record/1 file (atomically); 0, or 1 if it cannot be."""
+        data = record_from_game(self.game)
+        data["players"] = [NAMES[s] for s in range(4)]
+        temp = f"{path}.tmp-{os.getpid()}"
+        try:
+            with open(temp, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, ensure_ascii=False, indent=1)
+            os.replace(temp, path)
+        except OSError as exc:
+            self.say(f"hokm play: the record could not be saved to {path!r}: {exc.strerror}")
+            return 1
+        hands = len(data["hands"])
+        self.say(
+            f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}; "
+            f"`hokm analyse {path}` shows the plays that gave hands away."
+        )
+        return 0
 
     def _rules_line(self) -> str:
         r = self.rules

@@ -32,11 +32,14 @@ from hokm.engine import Deal, DrawAces, Game, Phase, RuleSet, Seat, SetHakem, vi
 __all__ = [
     "ArenaReport",
     "Interval",
+    "Standing",
     "TimingStats",
+    "TournamentReport",
     "bot_factory",
     "mean_interval",
     "paired_difference",
     "run_arena",
+    "run_tournament",
     "wilson_interval",
 ]
 
@@ -331,6 +334,135 @@ def run_arena(
             _play_game(report, runner, make, (label_a, label_b), f"{seed}/game/{j}", swap)
             if progress is not None:
                 progress("games", report.games, n_games, report)
+    return report
+
+
+# ---------------------------------------------------------------------- tournaments
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One bot's record over a tournament."""
+
+    bot: str
+    net: float  # mean net points per board over all its boards, against every other bot
+    boards: int
+    hands_won: int
+    hands: int
+    games_won: int
+    games: int
+
+
+@dataclass
+class TournamentReport:
+    """A round robin: every pair of bots met on the same duplicate boards and game seeds."""
+
+    bots: list[str]
+    seed: str
+    rules: RuleSet
+    boards: int
+    matches: dict[tuple[int, int], ArenaReport] = field(default_factory=dict)
+
+    def net(self, i: int, j: int) -> Interval:
+        """Bot ``i``'s net points per board against bot ``j`` (95 % interval)."""
+        if i < j:
+            return self.matches[i, j].net
+        low_high = self.matches[j, i].net
+        return Interval(-low_high.mean, -low_high.high, -low_high.low)
+
+    def standings(self) -> list[Standing]:
+        """Every bot by its mean net points per board against all the others, best first."""
+        rows = []
+        for i, bot in enumerate(self.bots):
+            nets: list[float] = []
+            hands_won = hands = games_won = games = 0
+            for (a, b), report in self.matches.items():
+                if i not in (a, b):
+                    continue
+                first = i == a
+                nets.extend(x if first else -x for x in report.board_net)
+                hands += report.hands
+                hands_won += report.hands_won if first else report.hands - report.hands_won
+                games += report.games
+                games_won += report.games_won if first else report.games - report.games_won
+            mean = statistics.fmean(nets) if nets else 0.0
+            rows.append(Standing(bot, mean, len(nets), hands_won, hands, games_won, games))
+        return sorted(rows, key=lambda r: -r.net)
+
+    def to_dict(self) -> dict[str, Any]:
+        n = len(self.bots)
+        return {
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "boards_per_match": self.boards,
+            "net_points_per_board": [
+                [None if i == j else self.net(i, j).to_dict() for j in range(n)] for i in range(n)
+            ],
+            "standings": [
+                {
+                    "bot": r.bot,
+                    "net_points_per_board": r.net,
+                    "boards": r.boards,
+                    "hands_won": r.hands_won,
+                    "hands": r.hands,
+                    "games_won": r.games_won,
+                    "games": r.games,
+                }
+                for r in self.standings()
+            ],
+            "matches": [
+                {"a": self.bots[a], "b": self.bots[b], **report.to_dict()}
+                for (a, b), report in sorted(self.matches.items())
+            ],
+        }
+
+
+TournamentProgress = Callable[[int, int, str, str, str, int, int], None]
+
+
+def run_tournament(
+    bots: Sequence[str],
+    *,
+    boards: int,
+    seed: str,
+    rules: RuleSet | None = None,
+    games: int | None = None,
+    progress: TournamentProgress | None = None,
+    clock: Clock = time.perf_counter,
+) -> TournamentReport:
+    """Every pair of ``bots`` (specs as for :func:`bot_factory`) plays the arena on the same
+    ``boards`` boards and ``games`` game seeds of ``seed``, so every bot meets the same cards.
+
+    ``progress(match, matches, a, b, stage, done, total)`` follows each match.
+
+    >>> report = run_tournament(["random", "rule", "naive"], boards=2, seed="doc", games=0)
+    >>> [r.bot for r in report.standings()][0]
+    'rule'
+    >>> report.net(0, 1).mean == -report.net(1, 0).mean
+    True
+    """
+    specs = list(bots)
+    if len(specs) < 2:
+        raise ValueError("a tournament needs at least two bots")
+    if len(set(specs)) != len(specs):
+        raise ValueError(
+            "each bot may enter a tournament once (compare a bot with itself in hokm arena)"
+        )
+    for spec in specs:
+        bot_factory(spec)  # a bad name or option is refused before any match is played
+    report = TournamentReport(specs, seed, rules if rules is not None else RuleSet(), boards)
+    pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    for number, (i, j) in enumerate(pairs, start=1):
+        a, b = specs[i], specs[j]
+
+        def step(stage: str, done: int, total: int, _r: ArenaReport) -> None:
+            if progress is not None:
+                progress(number, len(pairs), a, b, stage, done, total)  # noqa: B023
+
+        report.matches[i, j] = run_arena(
+            a, b, boards=boards, seed=seed, rules=rules, games=games, progress=step, clock=clock
+        )
     return report
 
 

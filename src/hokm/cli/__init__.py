@@ -18,6 +18,7 @@ COMMANDS: tuple[str, ...] = (
     "play",
     "simulate",
     "arena",
+    "tournament",
     "referee",
     "analyse",
     "verify",

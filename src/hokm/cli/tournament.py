@@ -1,0 +1,122 @@
+"""``hokm tournament A B C …``: a round robin of bots on duplicate boards (:mod:`hokm.arena`).
+
+    hokm tournament random naive easy rule search --boards 200 --seed t1
+    hokm tournament rule rule:trump_policy=longest rule:lead_queen=on --boards 1000 --json
+
+Every pair plays the arena on the same boards and game seeds, so every bot meets the same
+cards. The report is a table of net points per board (row against column) and the standings:
+each bot's mean net points per board against all the others. Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from hokm.arena import TournamentReport, run_tournament
+from hokm.engine import PRESETS, RuleSet
+from hokm.engine.errors import HokmError
+
+__all__ = ["format_tournament", "register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "tournament",
+        help="a round robin of bots on duplicate boards",
+        description=(
+            "Every pair of bots plays the arena (duplicate boards, then whole games) on the "
+            "same deals. Bots: random, naive, easy, rule (medium), search (hard); options as "
+            "name:key=value,key=value."
+        ),
+    )
+    parser.add_argument("bots", nargs="+", metavar="BOT", help="two or more bots")
+    parser.add_argument(
+        "--boards", type=int, default=200, help="duplicate boards per pair (default 200)"
+    )
+    parser.add_argument("--seed", default="tournament", help="seed of the deals")
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
+    parser.add_argument(
+        "--games", type=int, default=None, help="whole games per pair (default boards/5)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    if args.boards < 1 or (args.games is not None and args.games < 0):
+        print("hokm tournament: --boards must be ≥ 1 and --games ≥ 0", file=err)
+        return 2
+    try:
+        rules = RuleSet.preset(args.preset) if args.preset else RuleSet()
+    except HokmError as exc:
+        print(f"hokm tournament: {exc}", file=err)
+        return 2
+    started = time.perf_counter()
+    last = [0.0]
+
+    def progress(
+        match: int, matches: int, a: str, b: str, stage: str, done: int, total: int
+    ) -> None:
+        now = time.perf_counter()
+        if args.quiet or (now - last[0] < 0.2 and done != total):
+            return
+        last[0] = now
+        line = f"\rmatch {match}/{matches} {a} vs {b}: {stage} {done}/{total}  {now - started:.0f}s"
+        print(f"{line:<78}", end="", file=err, flush=True)
+
+    try:
+        report = run_tournament(
+            args.bots,
+            boards=args.boards,
+            seed=args.seed,
+            rules=rules,
+            games=args.games,
+            progress=progress,
+        )
+    except ValueError as exc:
+        print(f"hokm tournament: {exc}", file=err)
+        return 2
+    if not args.quiet:
+        print(file=err)
+    if args.json:
+        data = report.to_dict()
+        data["preset"] = args.preset
+        data["seconds"] = round(time.perf_counter() - started, 3)
+        print(json.dumps(data, indent=2, ensure_ascii=False), file=out)
+    else:
+        print(format_tournament(report, preset=args.preset), file=out)
+    return 0
+
+
+def format_tournament(report: TournamentReport, *, preset: str | None = None) -> str:
+    """The table of net points per board and the standings, as text."""
+    bots = report.bots
+    width = max(8, *(len(b) for b in bots))
+    lines = [
+        f"tournament: {len(bots)} bots, {report.boards} boards per pair, seed {report.seed!r}, "
+        f"preset {preset or 'default'}",
+        "net points per board, row against column (± half the 95% interval):",
+        " " * (width + 2) + "".join(f"{b:>{width + 8}}" for b in bots),
+    ]
+    for i, bot in enumerate(bots):
+        cells = []
+        for j in range(len(bots)):
+            if i == j:
+                cells.append(f"{'—':>{width + 8}}")
+            else:
+                net = report.net(i, j)
+                cells.append(f"{f'{net.mean:+.3f} ±{(net.high - net.low) / 2:.3f}':>{width + 8}}")
+        lines.append(f"{bot:<{width + 2}}" + "".join(cells))
+    lines.append("standings (mean net points per board against all the others):")
+    for rank, row in enumerate(report.standings(), start=1):
+        hands = row.hands_won / row.hands if row.hands else 0.0
+        games = f", games {row.games_won}/{row.games}" if row.games else ""
+        lines.append(f"  {rank}. {row.bot:<{width}}  {row.net:+.3f}  (hands {hands:.1%}{games})")
+    return "\n".join(lines)

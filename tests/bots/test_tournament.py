@@ -1,0 +1,73 @@
+"""Round robins of bots (hokm.arena.run_tournament, ``hokm tournament``)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from hokm.arena import run_arena, run_tournament
+from hokm.cli import main
+from hokm.cli import tournament as command
+
+
+def test_every_pair_meets_the_same_boards_and_the_standings_follow_the_nets() -> None:
+    bots = ["random", "rule", "naive"]
+    report = run_tournament(bots, boards=24, seed="tour", games=2)
+    assert sorted(report.matches) == [(0, 1), (0, 2), (1, 2)]
+    for (i, j), match in report.matches.items():
+        alone = run_arena(bots[i], bots[j], boards=24, seed="tour", games=2)
+        assert match.board_net == alone.board_net  # the arena's own boards, deterministic
+        assert report.net(i, j).mean == pytest.approx(-report.net(j, i).mean)
+        assert report.net(j, i).low == pytest.approx(-report.net(i, j).high)
+    standings = report.standings()
+    assert [s.bot for s in standings] == ["rule", "naive", "random"]
+    for row in standings:
+        assert row.boards == 2 * 24 and row.hands == 2 * 2 * 24 and row.games == 2 * 2
+        i = bots.index(row.bot)
+        others = [report.net(i, j).mean for j in range(3) if j != i]
+        assert row.net == pytest.approx(sum(others) / 2)
+    assert sum(s.net for s in standings) == pytest.approx(0.0, abs=1e-9)
+    data = report.to_dict()
+    assert data["net_points_per_board"][1][1] is None
+    assert data["standings"][0]["bot"] == "rule" and len(data["matches"]) == 3
+
+
+def test_a_tournament_refuses_too_few_repeated_or_unknown_bots_before_playing() -> None:
+    calls: list[object] = []
+    for bots, message in (
+        (["rule"], "at least two"),
+        (["rule", "naive", "rule"], "once"),
+        (["rule", "naive", "nobody"], "unknown bot"),
+        (["rule", "rule:no_such_option=1"], "bad options"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            run_tournament(bots, boards=2, seed="x", progress=lambda *a: calls.append(a))
+    assert calls == []
+
+
+def test_the_command_prints_the_table_and_standings_or_json() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    args = ["tournament", "random", "naive", "rule", "--boards", "12", "--games", "0"]
+    parsed = _parse(args)
+    assert command.run(parsed, out=out, err=err) == 0
+    text = out.getvalue()
+    assert "row against column" in text and "standings" in text
+    assert text.index("1. rule") < text.index("3. random")
+    assert "match 3/3 naive vs rule" in err.getvalue()
+
+    out = io.StringIO()
+    assert command.run(_parse([*args, "--json", "--quiet"]), out=out, err=io.StringIO()) == 0
+    data = json.loads(out.getvalue())
+    assert data["bots"] == ["random", "naive", "rule"] and data["boards_per_match"] == 12
+    assert [m["boards"] for m in data["matches"]] == [12, 12, 12]
+
+    assert main(["tournament", "rule", "--boards", "2"]) == 2
+    assert main(["tournament", "rule", "naive", "--boards", "0"]) == 2
+
+
+def _parse(argv: list[str]) -> object:
+    from hokm.cli import build_parser
+
+    return build_parser().parse_args(argv)

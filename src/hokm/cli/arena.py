@@ -19,7 +19,14 @@ from hokm.arena import ArenaReport, TimingStats, run_arena
 from hokm.engine import PRESETS, RuleSet
 from hokm.engine.errors import HokmError
 
-__all__ = ["format_report", "register", "run"]
+__all__ = [
+    "Progress",
+    "add_match_options",
+    "format_report",
+    "match_rules",
+    "register",
+    "run",
+]
 
 
 def register(subparsers: Any) -> None:
@@ -34,48 +41,79 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("a", help="first bot (the figures are from its side)")
     parser.add_argument("b", help="second bot")
-    parser.add_argument("--boards", type=int, default=200, help="duplicate boards (default 200)")
-    parser.add_argument("--seed", default="arena", help="seed of the deals (default 'arena')")
-    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
-    parser.add_argument(
-        "--games", type=int, default=None, help="whole games for the match (default boards/5)"
-    )
+    add_match_options(parser, boards="duplicate boards (default 200)", seed="arena")
     parser.add_argument(
         "--cpu-time",
         action="store_true",
         help="time decisions by the process's CPU time (default: wall clock)",
     )
+    parser.set_defaults(func=run)
+
+
+def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str) -> None:
+    """The options ``hokm arena`` and ``hokm tournament`` share."""
+    parser.add_argument("--boards", type=int, default=200, help=boards)
+    parser.add_argument("--seed", default=seed, help=f"seed of the deals (default {seed!r})")
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
+    parser.add_argument(
+        "--games", type=int, default=None, help="whole games per match (default boards/5)"
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    parser.set_defaults(func=run)
+
+
+def match_rules(args: argparse.Namespace, command: str, err: TextIO) -> RuleSet | None:
+    """The rules of ``--preset``, or None after saying why the options are refused."""
+    if args.boards < 1 or (args.games is not None and args.games < 0):
+        print(f"hokm {command}: --boards must be ≥ 1 and --games ≥ 0", file=err)
+        return None
+    try:
+        return RuleSet.preset(args.preset) if args.preset else RuleSet()
+    except HokmError as exc:
+        print(f"hokm {command}: {exc}", file=err)
+        return None
+
+
+class Progress:
+    """A progress line on stderr, redrawn at most five times a second (and at each end)."""
+
+    def __init__(self, err: TextIO, *, quiet: bool) -> None:
+        self.err = err
+        self.quiet = quiet
+        self.started = time.perf_counter()
+        self.last = 0.0
+        self.width = 0
+
+    def show(self, text: str, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self.quiet or (now - self.last < 0.2 and done != total):
+            return
+        self.last = now
+        line = f"{text}  {now - self.started:.0f}s"
+        self.width = max(self.width, len(line))  # a shorter line blanks the rest of a longer one
+        print(f"\r{line:<{self.width}}", end="", file=self.err, flush=True)
+
+    def end(self) -> None:
+        if not self.quiet:
+            print(file=self.err)
 
 
 def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    if args.boards < 1 or (args.games is not None and args.games < 0):
-        print("hokm arena: --boards must be ≥ 1 and --games ≥ 0", file=err)
+    rules = match_rules(args, "arena", err)
+    if rules is None:
         return 2
-    try:
-        rules = RuleSet.preset(args.preset) if args.preset else RuleSet()
-    except HokmError as exc:
-        print(f"hokm arena: {exc}", file=err)
-        return 2
-    started = time.perf_counter()
-    last = [0.0]
+    shown = Progress(err, quiet=args.quiet)
 
     def progress(stage: str, done: int, total: int, report: ArenaReport) -> None:
-        now = time.perf_counter()
-        if args.quiet or (now - last[0] < 0.2 and done != total):
-            return
-        last[0] = now
         net = report.net
-        line = (
-            f"\r{stage} {done}/{total}  net {net.mean:+.3f}/board  "
-            f"hands {report.hand_rate.mean:.1%}  games {report.games_won}/{report.games}  "
-            f"{now - started:.0f}s"
+        shown.show(
+            f"{stage} {done}/{total}  net {net.mean:+.3f}/board  "
+            f"hands {report.hand_rate.mean:.1%}  games {report.games_won}/{report.games}",
+            done,
+            total,
         )
-        print(line, end="", file=err, flush=True)
 
     try:
         report = run_arena(
@@ -91,13 +129,12 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     except ValueError as exc:
         print(f"\nhokm arena: {exc}", file=err)
         return 2
-    if not args.quiet:
-        print(file=err)
+    shown.end()
     if args.json:
         data = report.to_dict()
         data["preset"] = args.preset
         data["clock"] = "cpu" if args.cpu_time else "wall"
-        data["seconds"] = round(time.perf_counter() - started, 3)
+        data["seconds"] = round(time.perf_counter() - shown.started, 3)
         print(json.dumps(data, indent=2, ensure_ascii=False), file=out)
     else:
         clock = "CPU time" if args.cpu_time else "wall clock"

@@ -17,8 +17,7 @@ import time
 from typing import Any, TextIO
 
 from hokm.arena import TournamentReport, run_tournament
-from hokm.engine import PRESETS, RuleSet
-from hokm.engine.errors import HokmError
+from hokm.cli.arena import Progress, add_match_options, match_rules
 
 __all__ = ["format_tournament", "register", "run"]
 
@@ -34,42 +33,22 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("bots", nargs="+", metavar="BOT", help="two or more bots")
-    parser.add_argument(
-        "--boards", type=int, default=200, help="duplicate boards per pair (default 200)"
-    )
-    parser.add_argument("--seed", default="tournament", help="seed of the deals")
-    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
-    parser.add_argument(
-        "--games", type=int, default=None, help="whole games per pair (default boards/5)"
-    )
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_match_options(parser, boards="duplicate boards per pair (default 200)", seed="tournament")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    if args.boards < 1 or (args.games is not None and args.games < 0):
-        print("hokm tournament: --boards must be ≥ 1 and --games ≥ 0", file=err)
+    rules = match_rules(args, "tournament", err)
+    if rules is None:
         return 2
-    try:
-        rules = RuleSet.preset(args.preset) if args.preset else RuleSet()
-    except HokmError as exc:
-        print(f"hokm tournament: {exc}", file=err)
-        return 2
-    started = time.perf_counter()
-    last = [0.0]
+    shown = Progress(err, quiet=args.quiet)
 
     def progress(
         match: int, matches: int, a: str, b: str, stage: str, done: int, total: int
     ) -> None:
-        now = time.perf_counter()
-        if args.quiet or (now - last[0] < 0.2 and done != total):
-            return
-        last[0] = now
-        line = f"\rmatch {match}/{matches} {a} vs {b}: {stage} {done}/{total}  {now - started:.0f}s"
-        print(f"{line:<78}", end="", file=err, flush=True)
+        shown.show(f"match {match}/{matches} {a} vs {b}: {stage} {done}/{total}", done, total)
 
     try:
         report = run_tournament(
@@ -83,12 +62,11 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     except ValueError as exc:
         print(f"hokm tournament: {exc}", file=err)
         return 2
-    if not args.quiet:
-        print(file=err)
+    shown.end()
     if args.json:
         data = report.to_dict()
         data["preset"] = args.preset
-        data["seconds"] = round(time.perf_counter() - started, 3)
+        data["seconds"] = round(time.perf_counter() - shown.started, 3)
         print(json.dumps(data, indent=2, ensure_ascii=False), file=out)
     else:
         print(format_tournament(report, preset=args.preset), file=out)

@@ -26,3 +26,9 @@ def test_the_engine_section_reports_each_figure(capsys: pytest.CaptureFixture[st
 def test_unknown_sections_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "nope"]) == 2
     assert "unknown section" in capsys.readouterr().out
+
+
+def test_the_analysis_section_analyses_whole_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "analysis", "--repeat", "1", "--scale", "0.1", "--json"]) == 0
+    (figure,) = json.loads(capsys.readouterr().out)["sections"]["analysis"]
+    assert figure["unit"] == "hands/s" and figure["value"] > 0

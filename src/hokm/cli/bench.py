@@ -36,6 +36,7 @@ __all__ = [
 SECTIONS: dict[str, str] = {
     "engine": "hokm.cli.bench:engine_section",
     "fast": "hokm.cli.bench_fast:fast_section",
+    "analysis": "hokm.cli.bench:analysis_section",
 }
 
 
@@ -206,6 +207,38 @@ def engine_section(options: BenchOptions) -> list[Measurement]:
         measure("Game.to_dict + Game.from_dict (replay)", "hands/s", round_trips, 40, options),
         measure("referee: judge(record)", "hands/s", referee, 40, options),
     ]
+
+
+# ---------------------------------------------------------------------------- analysis section
+
+
+def analysis_section(options: BenchOptions) -> list[Measurement]:
+    """``hokm analyse`` on games the rule bot played in all four seats (default rules)."""
+    from hokm.analysis import analyse
+    from hokm.bots import RuleBot
+
+    records = []
+    hands = 0
+    for i in range(3):
+        game = Game(RuleSet(), hakem=Seat(i))
+        bots = [RuleBot(seed=f"bench{i}/{s}") for s in range(4)]
+        while not game.is_over:
+            if game.phase is Phase.DEAL:
+                game.apply(Deal.from_seed(f"analysis{i}:{len(game.history)}", game.hakem or 0))
+            else:
+                seat = game.to_move
+                assert seat is not None
+                game.apply(bots[seat].act(view_of(game, seat)))
+        records.append(record_from_game(game))
+        hands += len(game.hand_results)
+
+    def analysed(n: int) -> int:
+        done = 0
+        for j in range(n):
+            done += len(analyse(records[j % len(records)]).hands)
+        return done
+
+    return [measure("double-dummy analysis of rule-bot games", "hands/s", analysed, 3, options)]
 
 
 # ---------------------------------------------------------------------------- the command

@@ -3,8 +3,8 @@
 After a game every card is known, so each play can be judged as if all four seats had been
 visible (double-dummy): for every legal card, the hand's outcome for the player's team if all
 four seats played perfectly from there (a kot, a win, a loss or a kot against it) and the most
-tricks the team could then take. A play whose outcome is worse than the best card's gave points
-away; that is a **mistake** here. Trick counts are shown but do not make a mistake on their
+tricks the team could then take. A play whose outcome is proven worse than another card's gave
+points away; that is a **mistake** here. Trick counts are shown but do not make a mistake on their
 own: a hand ends at 7 tricks, so a trick more or less changes nothing unless it changes who
 reaches 7 or a kot.
 
@@ -12,9 +12,11 @@ Double-dummy is a judge with hindsight, not a verdict on a player: the card it p
 best one *for these cards*, which a player could not see. A mistake that costs the hand early
 often had no better card on the information the player had; late in a hand most are real.
 
-The whole-hand outcome uses DDS (``endplay``) for "who reaches 7" and the own solver for kots,
-with a node budget (``kot_nodes``): a kot it cannot settle within the budget counts as no kot,
-which early in a hand is nearly always right. Plays after the 7th trick (a bam) are not judged.
+The whole-hand outcome uses DDS (``endplay``) for "who reaches 7", which is exact, and the own
+solver for kots, with a node budget (``kot_nodes``): a kot it cannot settle within the budget is
+shown as no kot, and a card is a mistake only when even its best case (the unsettled kot) is
+worse than another card's worst case, so the budget can hide a mistake but never make one up.
+Plays after the 7th trick (a bam) are not judged.
 
 >>> from hokm.engine import Game, RuleSet, Deal, Seat, Phase
 >>> from hokm.engine.records import record_from_game
@@ -36,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from hokm.bots.dd import card_outcomes, dds_card_scores
+from hokm.bots.dd import SearchLimitError, Solver, card_outcomes, dds_card_scores
 from hokm.bots.fast import FastHand
 from hokm.engine import Card, RuleSet, Suit
 from hokm.engine.records import Record, parse_record, referee
@@ -99,14 +101,13 @@ class PlayNote:
     best: tuple[str, ...]  # the cards that reach the best outcome with the most tricks
     points: int  # the outcome's points for the seat's team
     best_points: int
+    mistake: bool = False  # proven: the card's best case is worse than another card's worst
+    kot_unsettled: bool = False  # the played card's kot question ran out of nodes
 
     @property
     def points_lost(self) -> int:
-        return self.best_points - self.points
-
-    @property
-    def mistake(self) -> bool:
-        return self.outcome < self.best_outcome
+        """The points a mistake gave away (0 for a play that is not a proven mistake)."""
+        return self.best_points - self.points if self.mistake else 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -124,6 +125,7 @@ class PlayNote:
             "best_points": self.best_points,
             "points_lost": self.points_lost,
             "mistake": self.mistake,
+            "kot_unsettled": self.kot_unsettled,
         }
 
 
@@ -137,6 +139,7 @@ class HandAnalysis:
     start: int | None  # the hand's outcome for the hakem's team before the first card
     notes: tuple[PlayNote, ...]  # the plays with a choice, in order
     judged: int  # plays judged (with or without a choice); later plays came after the 7th trick
+    start_exact: bool = True  # False: a kot at the deal was not settled (start shows none)
     result: str | None = None  # as the referee scores it (None: the hand is unfinished)
     winner_team: int | None = None
     tricks: tuple[int, int] = (0, 0)
@@ -151,6 +154,7 @@ class HandAnalysis:
             "hakem": self.hakem,
             "trump": self.trump,
             "start": self.start,
+            "start_exact": self.start_exact,
             "judged": self.judged,
             "result": self.result,
             "winner_team": self.winner_team,
@@ -165,6 +169,7 @@ class GameAnalysis:
     """Every hand of a record, and each seat's mistakes and the points they gave away."""
 
     hands: tuple[HandAnalysis, ...]
+    truncated: bool = False  # only the first ``max_hands`` hands were analysed
 
     def seat_totals(self) -> list[dict[str, int]]:
         totals = [{"seat": s, "choices": 0, "mistakes": 0, "points_lost": 0} for s in range(4)]
@@ -182,11 +187,15 @@ class GameAnalysis:
             "ok": True,
             "hands": [h.to_dict() for h in self.hands],
             "seats": self.seat_totals(),
+            "truncated": self.truncated,
         }
 
 
-def analyse(record: object, *, kot_nodes: int = KOT_NODES) -> GameAnalysis:
-    """Judge every play of a valid ``hokm-record/1`` double-dummy (module docs).
+def analyse(
+    record: object, *, kot_nodes: int = KOT_NODES, max_hands: int | None = None
+) -> GameAnalysis:
+    """Judge every play of a valid ``hokm-record/1`` double-dummy (module docs); with
+    ``max_hands``, only the first that many hands (the report says ``truncated``).
 
     Raises :class:`~hokm.engine.errors.InvalidRecordError` for input that is not a record and
     :class:`RecordBrokenError` for a record that breaks a rule (the referee's error).
@@ -198,9 +207,13 @@ def analyse(record: object, *, kot_nodes: int = KOT_NODES) -> GameAnalysis:
     assert verdict.game is not None
     rules = verdict.game.rules
     hands: list[HandAnalysis] = []
+    truncated = False
     for index, (hand, summary) in enumerate(
         zip(parsed.hands, verdict.report["hands"], strict=True)
     ):
+        if max_hands is not None and index >= max_hands:
+            truncated = True
+            break
         if hand.trump is None or summary["hakem"] is None:
             continue  # dealt, trump not named yet: nothing was played
         judged = _analyse_hand(
@@ -220,12 +233,12 @@ def analyse(record: object, *, kot_nodes: int = KOT_NODES) -> GameAnalysis:
                 tricks=(int(summary["tricks"][0]), int(summary["tricks"][1])),
             )
         )
-    return GameAnalysis(tuple(hands))
+    return GameAnalysis(tuple(hands), truncated)
 
 
-def analysis_report(record: object) -> dict[str, Any]:
+def analysis_report(record: object, max_hands: int | None = None) -> dict[str, Any]:
     """:func:`analyse` as JSON data (a top-level function, so a worker process can run it)."""
-    return analyse(record).to_dict()
+    return analyse(record, max_hands=max_hands).to_dict()
 
 
 def _analyse_hand(
@@ -241,6 +254,7 @@ def _analyse_hand(
     fast = FastHand(masks, trump.ordinal, hakem, hakem=hakem)
     notes: list[PlayNote] = []
     start: int | None = None
+    start_exact = True
     judged = 0
     for number, text in enumerate(plays):
         if fast.is_over:
@@ -249,21 +263,61 @@ def _analyse_hand(
         seat = fast.to_move
         team = seat & 1
         legal = fast.legal_mask()
-        if start is None:
-            outcomes = card_outcomes(fast, kot_nodes=kot_nodes)
-            best = max(outcomes.values())
+        judged_cards = _outcomes(fast, kot_nodes)
+        if start is None:  # the hakem leads: its team's view
+            best = max(value for value, _, _ in judged_cards.values())
             start = best if team == hakem & 1 else -best
+            start_exact = max(lo for _, lo, _ in judged_cards.values()) == max(
+                hi for _, _, hi in judged_cards.values()
+            )
         if legal & (legal - 1):
-            notes.append(_note(fast, number, card, rules, kot_nodes))
+            notes.append(_note(fast, number, card, rules, judged_cards))
         judged += 1
         fast.play(card)
-    return HandAnalysis(index, hakem, trump.value, start, tuple(notes), judged)
+    return HandAnalysis(index, hakem, trump.value, start, tuple(notes), judged, start_exact)
 
 
-def _note(fast: FastHand, number: int, card: int, rules: RuleSet, kot_nodes: int) -> PlayNote:
+def _outcomes(fast: FastHand, kot_nodes: int) -> dict[int, tuple[int, int, int]]:
+    """For each legal card: its outcome for the mover's team (a kot the solver could not
+    settle counts as none) and the lowest and highest the outcome can be."""
+    team = fast.to_move & 1
+    mine, theirs = fast.won[team], fast.won[1 - team]
+    solver = Solver(fast) if mine == 0 or theirs == 0 else None
+    out: dict[int, tuple[int, int, int]] = {}
+    for card, won in card_outcomes(fast, kot=False).items():
+        value = won  # ±1, exact
+        low = high = value
+        if solver is not None and (theirs == 0 if won > 0 else mine == 0):
+            solver.nodes = 0
+            solver.max_nodes = kot_nodes
+            try:
+                if won > 0:  # our kot: we win every trick until we have 7
+                    kot = solver.card_reaches(card, team, 7 - mine, 7 - mine)
+                else:  # their kot: we win none of the tricks until they have 7
+                    kot = not solver.card_reaches(card, team, 1, 7 - theirs)
+            except SearchLimitError:
+                low, high = min(value, 2 * value), max(value, 2 * value)
+            else:
+                if kot:
+                    value = low = high = 2 * value
+        out[card] = (value, low, high)
+    return out
+
+
+def _note(
+    fast: FastHand,
+    number: int,
+    card: int,
+    rules: RuleSet,
+    judged: dict[int, tuple[int, int, int]],
+) -> PlayNote:
     seat = fast.to_move
     team = seat & 1
-    outcomes = card_outcomes(fast, kot_nodes=kot_nodes)
+
+    def points(outcome: int) -> int:
+        return outcome_points(outcome, team, fast.hakem, rules)
+
+    outcomes = {c: value for c, (value, _, _) in judged.items()}
     tricks = dds_card_scores(fast)
     best_outcome = max(outcomes.values())
     best_tricks = max(tricks[c] for c, o in outcomes.items() if o == best_outcome)
@@ -272,6 +326,7 @@ def _note(fast: FastHand, number: int, card: int, rules: RuleSet, kot_nodes: int
         for c in sorted(outcomes)
         if outcomes[c] == best_outcome and tricks[c] == best_tricks
     )
+    _, low, high = judged[card]
     return PlayNote(
         play=number,
         trick=fast.tricks_played + 1,
@@ -283,8 +338,11 @@ def _note(fast: FastHand, number: int, card: int, rules: RuleSet, kot_nodes: int
         tricks=tricks[card],
         best_tricks=best_tricks,
         best=best,
-        points=outcome_points(outcomes[card], team, fast.hakem, rules),
-        best_points=outcome_points(best_outcome, team, fast.hakem, rules),
+        points=points(outcomes[card]),
+        best_points=points(best_outcome),
+        # proven: even the card's best case is worth fewer points than another card's worst
+        mistake=points(high) < max(points(lo) for _, lo, _ in judged.values()),
+        kot_unsettled=low != high,
     )
 
 

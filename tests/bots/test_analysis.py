@@ -119,6 +119,24 @@ def test_perfect_play_has_no_mistake_and_one_blunder_is_found() -> None:
     pytest.fail("no deal gave a losing card to play")
 
 
+@pytest.mark.parametrize("seed", ["an-budget-1", "an-budget-2"])
+def test_a_smaller_kot_budget_hides_mistakes_but_never_makes_one_up(seed: str) -> None:
+    """Kot questions the solver cannot settle are not taken as answers: every mistake found
+    with 200 nodes a question is found with 5,000 too, with the same points (a budget used
+    to turn a kot it could not prove into a mistake that a larger budget took back)."""
+    record = record_from_game(_bot_game(seed))
+    small = analyse(record, kot_nodes=200)
+    large = analyse(record, kot_nodes=5_000)
+    unsettled = 0
+    for few, many in zip(small.hands, large.hands, strict=True):
+        found = {n.play: n for n in many.mistakes}
+        for note in few.mistakes:
+            assert note.play in found
+            assert note.points_lost <= found[note.play].points_lost
+        unsettled += sum(n.kot_unsettled for n in few.notes)
+    assert unsettled > 0  # the small budget did leave kot questions open
+
+
 def test_plays_after_the_seventh_trick_of_a_bam_are_not_judged() -> None:
     data = json.loads((GOLDEN / "classic_redeal_and_bam.json").read_text(encoding="utf-8"))
     record = data["record"]

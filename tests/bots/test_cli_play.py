@@ -111,3 +111,32 @@ def test_the_game_is_saved_as_a_record_that_the_referee_and_the_analysis_accept(
     code, text = _run("", record=str(tmp_path / "no" / "such" / "game.json"))
     assert code == 2 and "cannot write" in text and "Hokm —" not in text
     assert not (tmp_path / "no").exists()
+
+
+class _Interrupting(io.StringIO):
+    """Input that answers a few prompts, then is interrupted (Ctrl-C)."""
+
+    def __init__(self, lines: str, after: int) -> None:
+        super().__init__(lines)
+        self.left = after
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.left == 0:
+            raise KeyboardInterrupt
+        self.left -= 1
+        return super().readline()
+
+
+def test_an_interrupted_game_is_still_saved(tmp_path: Path) -> None:
+    path = tmp_path / "interrupted.json"
+    args = argparse.Namespace(
+        level="medium", preset=None, target=3, seed="ctrl-c", record=str(path)
+    )
+    out = io.StringIO()
+    code = play.run(args, inp=_Interrupting("a\n" * 50, after=8), out=out)
+    assert code == 130 and "Interrupted." in out.getvalue()
+    record = json.loads(path.read_text(encoding="utf-8"))
+    report = judge(record)
+    assert report["ok"] and not report["game_over"]
+    assert sum(len(h["plays"]) for h in record["hands"]) >= 8
+    assert [p.name for p in tmp_path.iterdir()] == ["interrupted.json"]  # no temp file left

@@ -34,11 +34,11 @@ def settings(db: Path, **changes: Any) -> Settings:
 
 
 @contextlib.asynccontextmanager
-async def running_server(config: Settings) -> AsyncIterator[str]:
-    """Serve ``create_app(config)`` on a free port; yields the base URL."""
+async def running_server(config: Settings, app: Any = None) -> AsyncIterator[str]:
+    """Serve ``app`` (default ``create_app(config)``) on a free port; yields the base URL."""
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(config),
+            app if app is not None else create_app(config),
             host="127.0.0.1",
             port=0,
             log_level="warning",

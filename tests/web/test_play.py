@@ -125,8 +125,8 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     # The analysis: every seat's mistakes in Persian, each hand's count on its button, and
     # a mistake's button that shows its trick with the card outlined.
     game_id = href.split("/")[3]
+    page.click("#analyse")  # the page asks first: "Analysing…", then the answer
     expected = page.request.get(f"/api/games/{game_id}/analysis").json()
-    page.click("#analyse")
     page.wait_for_selector("#analysis-seats li")
     seats = page.locator("#analysis-seats li").all_inner_texts()
     assert len(seats) == 4 and all("اشتباه" in x and "امتیاز" in x for x in seats), seats
@@ -139,7 +139,7 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
         text = buttons.nth(i).inner_text()
         assert ("⚠" in text) == (n > 0), text
         if n:
-            assert text.endswith(persian_digits(n)), text
+            assert f"⚠ {persian_digits(n)}" in text and "اشتباه" in text, text
     first = next((i for i, n in enumerate(counts) if n), None)
     if first is not None:
         buttons.nth(first).click()
@@ -149,7 +149,11 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
         page.locator("#analysis-mistakes button").first.click()
         title = page.inner_text("#replay-trick-title")
         assert title.startswith(f"دست {persian_digits(note['trick'])}"), title
-        assert page.locator(".mini-slot.mistake").count() >= 1
+        # the card of the note is the one outlined: its place in the trick is its play's
+        slots = page.locator("#replay .mini-slot")
+        position = note["play"] - 4 * (note["trick"] - 1)
+        assert "mistake" in (slots.nth(position).get_attribute("class") or "")
+        assert "اشتباه" in (slots.nth(position).locator(".card").get_attribute("aria-label") or "")
         assert page.locator("#analysis-mistakes button.current").count() >= 1
     else:
         page.wait_for_selector("#analysis-clean")

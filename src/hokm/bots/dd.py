@@ -28,6 +28,7 @@ False
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 from endplay import _dds
@@ -77,11 +78,18 @@ DDS_CALL_WORK = 300
 OWN_NODE_WORK = 35
 
 
+# DDS keeps its search memory per "thread index", and every call here uses index 0: calls from
+# two threads of one process (a server without worker processes runs bots and analyses in
+# threads) must not overlap. The lock costs well under a microsecond when nobody holds it.
+_DDS_LOCK = threading.Lock()
+
+
 def _dds_solve(
     hand: FastHand, target: int, solutions: int, meter: list[int] | None = None
 ) -> dict[int, int]:
     fut = _dds.futureTricks()
-    _dds.SolveBoard(_dds_deal(hand), target, solutions, 1, fut, 0)
+    with _DDS_LOCK:
+        _dds.SolveBoard(_dds_deal(hand), target, solutions, 1, fut, 0)
     if meter is not None:
         meter[0] += DDS_CALL_WORK + fut.nodes
     out: dict[int, int] = {}

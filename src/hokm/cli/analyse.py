@@ -88,7 +88,13 @@ def _players(data: object) -> list[str | None]:
     players = data.get("players") if isinstance(data, dict) else None
     if not isinstance(players, list) or len(players) != 4:
         return [None] * 4
-    return [p.strip()[:40] or None if isinstance(p, str) else None for p in players]
+    return [_printable(p) if isinstance(p, str) else None for p in players]
+
+
+def _printable(name: str) -> str | None:
+    """A name fit for a terminal: no control characters (escape sequences, new lines)."""
+    kept = "".join(c for c in name if c.isprintable() or c == "\u200c")
+    return " ".join(kept.split())[:40] or None
 
 
 def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:
@@ -126,7 +132,10 @@ def describe(
 
 def _hand_text(hand: HandAnalysis, every: bool, seat: Callable[[int], str]) -> list[str]:
     team = hand.hakem & 1
-    start = f"; at the deal: {OUTCOMES[hand.start]} for team {team}" if hand.start else ""
+    start = ""
+    if hand.start:
+        maybe = "" if hand.start_exact else f" (perhaps {OUTCOMES[2 if hand.start > 0 else -2]})"
+        start = f"; at the deal: {OUTCOMES[hand.start]}{maybe} for team {team}"
     lines = [
         f"Hand {hand.hand + 1}: hakem {seat(hand.hakem)}, team {team}, "
         f"trump {Suit.parse(hand.trump).symbol}{start}."
@@ -148,11 +157,17 @@ def _hand_text(hand: HandAnalysis, every: bool, seat: Callable[[int], str]) -> l
 def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:
     card = Card.parse(note.card).pretty
     head = f"  Trick {note.trick}, {seat(note.seat)} {card}"
+    if not note.mistake and note.outcome < note.best_outcome:  # a kot it could not settle
+        return (
+            f"{head}: {OUTCOMES[note.outcome]} for team {note.seat & 1}, perhaps "
+            f"{OUTCOMES[note.best_outcome]} (the kot was not settled within the search budget)."
+        )
     if not note.mistake:
         best = "best" if note.card in note.best else "keeps the outcome"
+        left = 14 - note.trick
         return (
-            f"{head}: {best}; {OUTCOMES[note.outcome]} for team {note.seat & 1}, "
-            f"{note.tricks} trick{'s' * (note.tricks != 1)} from here."
+            f"{head}: {best}; {OUTCOMES[note.outcome]} for team {note.seat & 1} "
+            f"({note.tricks} of the {left} tricks left if all were played)."
         )
     better = ", ".join(Card.parse(c).pretty for c in note.best)
     return (

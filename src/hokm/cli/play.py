@@ -12,6 +12,7 @@ as a ``hokm-record/1`` file that ``hokm referee`` checks and ``hokm analyse`` ju
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -91,9 +92,9 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
         return 2
     record = getattr(args, "record", None)
     if record is not None:
-        folder = os.path.dirname(os.path.abspath(record))
-        if not os.path.isdir(folder) or os.path.isdir(record):
-            print(f"hokm play: --record: cannot write {record!r} (no such folder)", file=out)
+        problem = _unwritable(record)
+        if problem:
+            print(f"hokm play: --record: cannot write {record!r} ({problem})", file=out)
             return 2
     session = PlaySession(rules, level=args.level, seed=args.seed or new_seed(), inp=inp, out=out)
     code = 0
@@ -101,11 +102,35 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
         session.play_game()
     except Quit:
         print("\nGoodbye.", file=out)
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=out)
+        code = 130
     except BrokenPipeError:
         code = 1
-    if record is not None and code == 0:
-        code = session.save_record(record)
+    if record is not None:
+        try:
+            saved = session.save_record(record)
+        except BrokenPipeError:  # saved, but the output is gone
+            saved = 1
+        code = code or saved
     return code
+
+
+def _unwritable(path: str) -> str | None:
+    """Why the record could not be written to ``path`` (checked before the game), or None."""
+    if os.path.isdir(path):
+        return "it is a folder"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return "no such folder"
+    probe = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        os.remove(probe)
+    except OSError as exc:
+        return exc.strerror or "not writable"
+    return None
 
 
 class PlaySession:
@@ -170,6 +195,8 @@ class PlaySession:
                 json.dump(data, handle, ensure_ascii=False, indent=1)
             os.replace(temp, path)
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.remove(temp)
             self.say(f"hokm play: the record could not be saved to {path!r}: {exc.strerror}")
             return 1
         hands = len(data["hands"])

@@ -115,7 +115,7 @@ def openapi_document() -> dict[str, Any]:
                     "A finished game judged double-dummy: each play with a choice, the "
                     "mistakes, each seat's points given away (docs/records.md)",
                     obj,
-                    errors=(404, 429, 503),
+                    errors=(404, 422, 429, 503),
                     params=("game_id",),
                 )
             },

@@ -232,39 +232,43 @@ async def get_record(request: Request) -> Response:
 
 
 ANALYSES_KEPT = 64  # finished games' analyses kept in memory (each a few tens of kB)
+ANALYSED_HANDS = 30  # a longer game is analysed up to this hand (about 8 s of CPU)
 
 
 @_handler
 async def get_analysis(request: Request) -> Response:
     """A finished game judged double-dummy (``hokm.analysis``): each play with a choice, the
-    mistakes, and each seat's points given away. Computed in the bot workers, then kept."""
+    mistakes, and each seat's points given away. Computed in the analysis worker, then kept."""
     summary, record = await _game(request)
     state = _state(request)
-    report = state.analyses.get(summary.game_id)
+    key = summary.game_id
+    report = state.analyses.get(key)
     if report is None:
         client = request.client.host if request.client is not None else None
-        if not state.analysis_limits.allow(client):
+        joining = state.rooms.analysing(key)  # asked already: wait for that job, no new one
+        if not joining and not state.analysis_limits.allow(client):
             raise _Refusal(
                 429,
                 "rate_limited",
-                "too many analyses from this address; try again in a minute",
-                "درخواست تحلیل از این نشانی زیاد بوده است؛ یک دقیقه دیگر دوباره امتحان کنید",
+                "too many analyses from this address; try again in ten seconds",
+                "درخواست تحلیل از این نشانی زیاد بوده است؛ ده ثانیه دیگر دوباره امتحان کنید",
             )
         try:
-            report = await state.rooms.offload(analysis_report, record)
+            report = await state.rooms.analyse(key, analysis_report, record, ANALYSED_HANDS)
         except Busy as exc:
-            state.analysis_limits.give_back(client)
+            if not joining:
+                state.analysis_limits.give_back(client)
             raise _Refusal(
                 503, "busy", str(exc), "سرور سرگرم است؛ کمی بعد دوباره امتحان کنید"
             ) from exc
         except (RecordBrokenError, HokmError) as exc:  # a stored game is always valid
             raise _Refusal(422, "not_analysable", f"the stored record: {exc}") from exc
-        state.analyses[summary.game_id] = report
+        state.analyses[key] = report
         while len(state.analyses) > ANALYSES_KEPT:
             state.analyses.popitem(last=False)
     else:
-        state.analyses.move_to_end(summary.game_id)
-    return JSONResponse({"game_id": summary.game_id, **report})
+        state.analyses.move_to_end(key)
+    return JSONResponse({"game_id": key, **report})
 
 
 @_handler

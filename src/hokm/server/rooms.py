@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import gc
 import hashlib
 import hmac
@@ -72,6 +73,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 SIDE_QUEUE = 8  # jobs outside the rooms (RoomManager.offload) waiting before more are refused
+ANALYSIS_QUEUE = 4  # analyses (RoomManager.analyse) running or waiting before more are refused
 
 
 class Busy(Exception):
@@ -908,6 +910,11 @@ class RoomManager:
         self._pool: concurrent.futures.Executor | None = None
         self._side_slots: asyncio.Semaphore | None = None
         self._side_waiting = 0
+        # Analyses of finished games run in a worker of their own, one at a time, so a long
+        # one never delays a room's bot; one job per key (a game) at a time.
+        self._analysis_pool: concurrent.futures.Executor | None = None
+        self._analysis_slot = asyncio.Semaphore(1)
+        self._analyses: dict[str, asyncio.Task[Any]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._stopping = False
 
@@ -992,12 +999,55 @@ class RoomManager:
         if self._sweeper is not None:
             self._sweeper.cancel()
         await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
+        for task in list(self._analyses.values()):
+            task.cancel()
+        pools = [p for p in (self._pool, self._analysis_pool) if p is not None]
+        self._pool = self._analysis_pool = None
+        for pool in pools:
             # Wait for the workers to exit, so none is left behind as an orphan.
             await asyncio.get_running_loop().run_in_executor(
-                None, lambda: pool.shutdown(wait=True, cancel_futures=True)
+                None, functools.partial(pool.shutdown, wait=True, cancel_futures=True)
             )
+
+    def analysing(self, key: str) -> bool:
+        """Whether an analysis of ``key`` is running or waiting (asking again joins it)."""
+        return key in self._analyses
+
+    async def analyse(self, key: str, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (picklable) in the analysis worker, off the event loop and apart
+        from the bots' workers; a second request for the same ``key`` waits for the first
+        job instead of starting another. :class:`Busy` past ``ANALYSIS_QUEUE`` jobs."""
+        task = self._analyses.get(key)
+        if task is None:
+            if self._stopping:
+                raise Busy("the server is stopping")
+            if len(self._analyses) >= ANALYSIS_QUEUE:
+                raise Busy("too many analyses are waiting")
+            task = asyncio.get_running_loop().create_task(self._analysis_job(fn, *args))
+            self._analyses[key] = task
+            task.add_done_callback(lambda _task: self._analyses.pop(key, None))
+        # A request that goes away does not cancel the job the others wait for.
+        result: T = await asyncio.shield(task)
+        return result
+
+    async def _analysis_job(self, fn: Callable[..., T], *args: Any) -> T:
+        async with self._analysis_slot:
+            if self._analysis_pool is None:
+                if self.settings.bot_workers > 0:
+                    import multiprocessing
+
+                    self._analysis_pool = concurrent.futures.ProcessPoolExecutor(
+                        1,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_worker_start,
+                        initargs=(os.getpid(),),
+                    )
+                else:
+                    self._analysis_pool = concurrent.futures.ThreadPoolExecutor(
+                        1, thread_name_prefix="analysis"
+                    )
+            pool = self._analysis_pool
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (picklable) in the bot workers, off the event loop, for requests

@@ -3,7 +3,7 @@
 // double-dummy analysis (GET /api/games/{id}/analysis): each seat's mistakes, each hand's
 // mistakes as buttons that open their trick, and the mistaken cards outlined in the trick.
 import { h, patch, toast } from "../dom.js";
-import { capitalized, lang, num, t } from "../i18n.js";
+import { capitalized, lang, num, pointsText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
@@ -93,7 +93,7 @@ export async function render(main, [gameId]) {
         "ul#analysis-seats",
         {},
         s.analysis.seats.map((row) =>
-          h("li", { class: `team${row.seat % 2}` }, h("bdi", {}, seatName(row.seat)), ": ", t("analysis_seat", { m: row.mistakes, c: row.choices, p: row.points_lost })),
+          h("li", { class: `team${row.seat % 2}` }, h("bdi", {}, seatName(row.seat)), ": ", t("analysis_seat", { m: mistakesText(row.mistakes), c: row.choices, p: pointsText(row.points_lost) })),
         ),
       ),
     );
@@ -106,7 +106,9 @@ export async function render(main, [gameId]) {
     return h(
       "div#analysis-hand",
       {},
-      typeof ha.start === "number" ? h("p.small#analysis-start", {}, t("analysis_start", { outcome: outcome(ha.start) })) : null,
+      typeof ha.start === "number"
+        ? h("p.small#analysis-start", {}, t("analysis_start", { outcome: t(`start_${ha.start}`) }), ha.start_exact === false ? ` ${t(ha.start > 0 ? "start_maybe_kot" : "start_maybe_hakem_kot")}` : "")
+        : null,
       mistakes.length
         ? h(
             "ul#analysis-mistakes",
@@ -117,7 +119,16 @@ export async function render(main, [gameId]) {
                 {},
                 h(
                   `button${note.trick - 1 === s.trick ? ".current" : ""}`,
-                  { type: "button", "aria-current": note.trick - 1 === s.trick ? "true" : "false", onclick: () => { s.trick = note.trick - 1; draw(); } },
+                  {
+                    type: "button",
+                    "aria-current": note.trick - 1 === s.trick ? "true" : "false",
+                    onclick: () => {
+                      s.trick = note.trick - 1;
+                      draw();
+                      // on a phone the trick is far above the list: bring it into view
+                      main.querySelector("#replay")?.scrollIntoView({ block: "start" });
+                    },
+                  },
                   h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat)), " ", mistakeText(note)),
                 ),
               ),
@@ -249,10 +260,17 @@ export async function render(main, [gameId]) {
   return { refresh: draw, cleanup: () => { s.alive = false; } };
 }
 
+/** "1 mistake", "2 mistakes" (one form in Persian). */
+function mistakesText(n) {
+  return t(n === 1 ? "mistakes_one" : "mistakes_many", { n });
+}
+
 /** " · ⚠ 2" after a hand's button when the analysis found mistakes in it. */
 function mistakeCount(ha) {
   const n = ha ? ha.mistakes.length : 0;
-  return n ? h("span.mistakes", { title: t("analysis_mistakes_n", { n }) }, " · ⚠ ", num(n)) : "";
+  if (!n) return "";
+  // seen: " · ⚠ 2"; heard: "2 mistakes" (a screen reader would say "warning sign 2")
+  return h("span.mistakes", {}, h("span", { "aria-hidden": "true" }, " · ⚠ ", num(n)), h("span.sr-only", {}, ` (${mistakesText(n)})`));
 }
 
 /** "Team 2 · kot" for a hand's button: who won it, and how. */

@@ -91,21 +91,21 @@ def card_fa(card: Card) -> str:
 def trick_reason(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
     """Why the trick was won, in English and Persian (the rule of RULES.md §5 that decided).
 
+    The winner is named by the page that shows the trick (a seat number here read "seat 2"
+    under names such as "Bot 2" for another seat).
+
     >>> from hokm.engine import parse_cards
     >>> trick_reason(Seat(0), parse_cards("KS 2H AS 3S"), Suit.HEARTS)["en"]
-    'seat 2 cut with the 2 of hearts: a trump beats every card of another suit'
+    'cut with the 2 of hearts: a trump beats every card of another suit'
     """
     led = cards[0].suit
     trumps = [c for c in cards if c.suit is trump]
     if trumps and led is not trump:
         best = max(trumps, key=lambda c: c.rank)
-        seat = (leader + list(cards).index(best)) % 4
         if len(trumps) == 1:
             return {
-                "en": f"seat {seat + 1} cut with the {card_en(best)}: "
-                "a trump beats every card of another suit",
-                "fa": f"صندلی {persian_digits(seat + 1)} با {card_fa(best)} برید: "
-                "حکم از هر برگ خال دیگر بالاتر است",
+                "en": f"cut with the {card_en(best)}: a trump beats every card of another suit",
+                "fa": f"با {card_fa(best)} بریده شد: حکم از هر برگ خال دیگر بالاتر است",
             }
         return {
             "en": f"{len(trumps)} trumps were played; the highest, the {card_en(best)}, wins",

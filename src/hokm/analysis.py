@@ -38,9 +38,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from hokm.bots import make_bot
 from hokm.bots.dd import SearchLimitError, Solver, card_outcomes, dds_card_scores
 from hokm.bots.fast import FastHand
-from hokm.engine import Card, RuleSet, Suit
+from hokm.engine import Card, Game, Play, RuleSet, SeatView, Suit, view_of
 from hokm.engine.records import Record, parse_record, referee
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
 ]
 
 KOT_NODES = 3000  # the own solver's budget per kot question (the bot's is 100–1,500)
+BOT_LEVEL = "hard"  # the bot asked for a second opinion on each mistake
 TRICKS_TO_WIN = 7
 
 
@@ -103,6 +105,11 @@ class PlayNote:
     best_points: int
     mistake: bool = False  # proven: the card's best case is worse than another card's worst
     kot_unsettled: bool = False  # the played card's kot question ran out of nodes
+    # For a mistake: the card the hard bot plays from the same seat's view (what the player
+    # could know), and whether that card avoids the mistake (None: not asked).
+    bot_card: str | None = None
+    bot_avoids: bool | None = None
+    worse: tuple[str, ...] = ()  # every legal card that would have been a mistake here
 
     @property
     def points_lost(self) -> int:
@@ -126,6 +133,8 @@ class PlayNote:
             "points_lost": self.points_lost,
             "mistake": self.mistake,
             "kot_unsettled": self.kot_unsettled,
+            "bot_card": self.bot_card,
+            "bot_avoids": self.bot_avoids,
         }
 
 
@@ -172,7 +181,10 @@ class GameAnalysis:
     truncated: bool = False  # only the first ``max_hands`` hands were analysed
 
     def seat_totals(self) -> list[dict[str, int]]:
-        totals = [{"seat": s, "choices": 0, "mistakes": 0, "points_lost": 0} for s in range(4)]
+        totals = [
+            {"seat": s, "choices": 0, "mistakes": 0, "points_lost": 0, "avoidable": 0}
+            for s in range(4)
+        ]
         for hand in self.hands:
             for note in hand.notes:
                 row = totals[note.seat]
@@ -180,6 +192,7 @@ class GameAnalysis:
                 if note.mistake:
                     row["mistakes"] += 1
                     row["points_lost"] += note.points_lost
+                    row["avoidable"] += bool(note.bot_avoids)
         return totals
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,16 +205,28 @@ class GameAnalysis:
 
 
 def analyse(
-    record: object, *, kot_nodes: int = KOT_NODES, max_hands: int | None = None
+    record: object,
+    *,
+    kot_nodes: int = KOT_NODES,
+    max_hands: int | None = None,
+    bot: str | None = BOT_LEVEL,
 ) -> GameAnalysis:
     """Judge every play of a valid ``hokm-record/1`` double-dummy (module docs); with
-    ``max_hands``, only the first that many hands (the report says ``truncated``).
+    ``max_hands``, only the first that many hands (the report says ``truncated``). For each
+    mistake the ``bot`` level (None: no bot) is asked what it plays from the seat's own view,
+    which tells a mistake a player could have avoided from one only hindsight shows.
 
     Raises :class:`~hokm.engine.errors.InvalidRecordError` for input that is not a record and
     :class:`RecordBrokenError` for a record that breaks a rule (the referee's error).
     """
     parsed = record if isinstance(record, Record) else parse_record(record)
-    verdict = referee(parsed)
+    views: dict[tuple[int, int], SeatView] = {}
+
+    def keep_view(game: Game, hand: int, play: int) -> None:
+        if max_hands is None or hand < max_hands:
+            views[hand, play] = view_of(game, game.to_move)
+
+    verdict = referee(parsed, observer=keep_view if bot is not None else None)
     if not verdict.report["ok"]:
         raise RecordBrokenError(verdict.report["error"])
     assert verdict.game is not None
@@ -225,6 +250,8 @@ def analyse(
             rules,
             kot_nodes,
         )
+        if bot is not None:
+            judged = _second_opinion(judged, views, bot)
         hands.append(
             replace(
                 judged,
@@ -327,6 +354,7 @@ def _note(
         if outcomes[c] == best_outcome and tricks[c] == best_tricks
     )
     _, low, high = judged[card]
+    floor = max(points(lo) for _, lo, _ in judged.values())  # the best card's worst case
     return PlayNote(
         play=number,
         trick=fast.tricks_played + 1,
@@ -341,9 +369,28 @@ def _note(
         points=points(outcomes[card]),
         best_points=points(best_outcome),
         # proven: even the card's best case is worth fewer points than another card's worst
-        mistake=points(high) < max(points(lo) for _, lo, _ in judged.values()),
+        mistake=points(high) < floor,
         kot_unsettled=low != high,
+        worse=tuple(_text(c) for c in sorted(judged) if points(judged[c][2]) < floor),
     )
+
+
+def _second_opinion(
+    hand: HandAnalysis, views: Mapping[tuple[int, int], SeatView], level: str
+) -> HandAnalysis:
+    """Each mistake with the card the ``level`` bot plays from the seat's view, and whether
+    that card avoids the mistake (judged like the played card, from the same outcomes)."""
+    notes = []
+    for note in hand.notes:
+        view = views.get((hand.hand, note.play))
+        if note.mistake and view is not None:
+            action = make_bot(level, seed=f"analysis/{hand.hand}/{note.play}").act(view)
+            assert isinstance(action, Play)
+            card = str(action.card)
+            notes.append(replace(note, bot_card=card, bot_avoids=card not in note.worse))
+        else:
+            notes.append(note)
+    return replace(hand, notes=tuple(notes))
 
 
 def _text(index: int) -> str:

@@ -29,8 +29,8 @@ from hokm.engine.records import record_from_game
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
-def _bot_game(seed: str, levels: tuple[str, str] = ("medium", "random")) -> Game:
-    game = Game(RuleSet(), first_hakem="ace_draw")
+def _bot_game(seed: str, levels: tuple[str, str] = ("medium", "random"), target: int = 7) -> Game:
+    game = Game(RuleSet(target_points=target), first_hakem="ace_draw")
     game.apply(DrawAces.from_seed(seed))
     bots = [make_bot(levels[s & 1], seed=s) for s in range(4)]
     n = 0
@@ -135,6 +135,26 @@ def test_a_smaller_kot_budget_hides_mistakes_but_never_makes_one_up(seed: str) -
             assert note.points_lost <= found[note.play].points_lost
         unsettled += sum(n.kot_unsettled for n in few.notes)
     assert unsettled > 0  # the small budget did leave kot questions open
+
+
+def test_each_mistake_has_the_hard_bots_card_from_the_seats_own_view() -> None:
+    """The second opinion is the hard bot asked with the seat's view: where the hard bot
+    itself played (its first six tricks do not depend on its seed), it names the card it
+    played; and it avoids the mistake exactly when its card is not one of the worse cards."""
+    game = _bot_game("an-hard", ("hard", "random"), target=3)
+    analysis = analyse(record_from_game(game))
+    mistakes = [n for h in analysis.hands for n in h.mistakes]
+    assert mistakes
+    for note in mistakes:
+        assert note.bot_card is not None and note.card in note.worse
+        assert note.bot_avoids == (note.bot_card not in note.worse)
+        if note.seat % 2 == 0 and note.trick <= 6:
+            assert note.bot_card == note.card and note.bot_avoids is False
+    totals = analysis.seat_totals()
+    assert sum(t["avoidable"] for t in totals) == sum(bool(n.bot_avoids) for n in mistakes)
+    plain = analyse(record_from_game(game), bot=None)
+    assert all(n.bot_card is None for h in plain.hands for n in h.notes)
+    assert [n.play for h in plain.hands for n in h.mistakes] == [n.play for n in mistakes]
 
 
 def test_plays_after_the_seventh_trick_of_a_bam_are_not_judged() -> None:

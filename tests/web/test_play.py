@@ -145,6 +145,8 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
         buttons.nth(first).click()
         page.wait_for_selector("#analysis-mistakes li")
         assert page.locator("#analysis-mistakes li").count() == counts[first]
+        # each mistake says what the hard bot plays from the same seat's view
+        assert "ربات سخت" in page.locator("#analysis-mistakes li").first.inner_text()
         note = next(p for p in expected["hands"][first]["plays"] if p["mistake"])
         page.locator("#analysis-mistakes button").first.click()
         title = page.inner_text("#replay-trick-title")

@@ -121,11 +121,15 @@ def describe(
         lines.extend(_hand_text(hand, every, seat))
     if not analysis.hands:
         lines.append("No card was played.")
-    lines.append("Seats (mistakes / plays with a choice, points given away):")
+    lines.append(
+        "Seats (mistakes / plays with a choice, points given away; avoidable: the hard bot, "
+        "from the seat's view, plays a card that avoids the mistake):"
+    )
     for row in analysis.seat_totals():
         lines.append(
             f"  {seat(row['seat'])}, team {row['seat'] & 1}: {row['mistakes']} / "
-            f"{row['choices']}, {row['points_lost']} point{'s' * (row['points_lost'] != 1)}"
+            f"{row['choices']}, {row['points_lost']} point{'s' * (row['points_lost'] != 1)}, "
+            f"{row['avoidable']} avoidable"
         )
     return "\n".join(lines)
 
@@ -173,8 +177,20 @@ def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:
     return (
         f"{head}: MISTAKE, {OUTCOMES[note.best_outcome]} became {OUTCOMES[note.outcome]} "
         f"for team {note.seat & 1} ({_signed(note.best_points)} → {_signed(note.points)} "
-        f"points); better: {better}."
+        f"points); better: {better}.{_bot_text(note)}"
     )
+
+
+def _bot_text(note: PlayNote) -> str:
+    """What the hard bot, seeing only this seat's cards, plays instead."""
+    if note.bot_card is None:
+        return ""
+    card = Card.parse(note.bot_card).pretty
+    if note.bot_card == note.card:
+        return " The hard bot plays it too, from this seat's view: only hindsight shows it."
+    if note.bot_avoids:
+        return f" The hard bot, from this seat's view, plays {card}: that avoids it."
+    return f" The hard bot, from this seat's view, plays {card}: a mistake too."
 
 
 def _signed(points: int) -> str:

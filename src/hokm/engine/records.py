@@ -22,7 +22,7 @@ the cards in playing order and the bam decision (``docs/records.md`` has every f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -273,8 +273,14 @@ def judge(record: object) -> dict[str, Any]:
     return referee(record).report
 
 
-def referee(record: object) -> Verdict:
-    """Like :func:`judge`, also returning the replayed game (for a readable account)."""
+#: Called before each recorded play is applied: ``observer(game, hand_index, play_index)``
+#: (the game positioned just before the play; ``game.to_move`` plays it).
+PlayObserver = Callable[[Game, int, int], None]
+
+
+def referee(record: object, *, observer: PlayObserver | None = None) -> Verdict:
+    """Like :func:`judge`, also returning the replayed game (for a readable account);
+    ``observer`` sees the game before each play (the analysis asks a bot there)."""
     parsed = record if isinstance(record, Record) else parse_record(record)
     try:
         rules = RuleSet.from_dict(parsed.rules)
@@ -286,7 +292,7 @@ def referee(record: object) -> Verdict:
         game = _first_game(rules, parsed)
         for index, hand in enumerate(parsed.hands):
             last = index == len(parsed.hands) - 1
-            hands_out.append(_judge_hand(game, index, hand, last=last))
+            hands_out.append(_judge_hand(game, index, hand, last=last, observer=observer))
     except _Broken as broken:
         return Verdict({"ok": False, "error": broken.error}, game, parsed)
     assert game is not None
@@ -373,7 +379,14 @@ def _redeal(game: Game, index: int, redeal: RecordRedeal, number: int) -> None:
         raise _Broken(index, f"redeal {number}: no redeal is due (no_trump)")
 
 
-def _judge_hand(game: Game, index: int, hand: RecordHand, *, last: bool) -> dict[str, Any]:
+def _judge_hand(
+    game: Game,
+    index: int,
+    hand: RecordHand,
+    *,
+    last: bool,
+    observer: PlayObserver | None = None,
+) -> dict[str, Any]:
     if game.is_over:
         raise _Broken(index, f"the game is already over (team {game.winner_team} won)")
     assert game.hakem is not None
@@ -400,7 +413,7 @@ def _judge_hand(game: Game, index: int, hand: RecordHand, *, last: bool) -> dict
                 "on this deal is redealt",
             )
     for play, text in enumerate(hand.plays):
-        _play(game, index, play, text, hand.bam)
+        _play(game, index, play, text, hand.bam, observer)
     if game.phase is Phase.BAM and hand.bam is not None:
         _decide_bam(game, hand.bam)
     if game.hand_number == index and not last:
@@ -413,7 +426,14 @@ def _decide_bam(game: Game, go: bool) -> None:
     game.apply(DecideBam(Seat(game.bam_team), go))
 
 
-def _play(game: Game, index: int, play: int, text: str, bam: bool | None) -> None:
+def _play(
+    game: Game,
+    index: int,
+    play: int,
+    text: str,
+    bam: bool | None,
+    observer: PlayObserver | None = None,
+) -> None:
     if game.phase is Phase.BAM and bam:
         _decide_bam(game, True)
     seat = game.to_move
@@ -423,6 +443,8 @@ def _play(game: Game, index: int, play: int, text: str, bam: bool | None) -> Non
         else:
             reason = "the hand is over: this play is extra"
         raise _Broken(index, reason, play=play, card=text)
+    if observer is not None:
+        observer(game, index, play)
     try:
         game.apply(Play.of(seat, Card.parse(text)))
     except HokmError as exc:

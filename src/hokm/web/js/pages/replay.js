@@ -81,6 +81,14 @@ export async function render(main, [gameId]) {
     });
   }
 
+  /** What the hard bot plays from the same seat's view: an avoidable mistake, or hindsight. */
+  function botText(note) {
+    if (!note.bot_card) return "";
+    if (note.bot_card === note.card) return h("span.small.bot-view", {}, " ", t("bot_same"));
+    const key = note.bot_avoids ? "bot_avoids" : "bot_also";
+    return h("span.small.bot-view", {}, " ", t(key, { card: cardName(note.bot_card) }));
+  }
+
   function analysisPanel() {
     if (s.analysis === "loading") return h("p.loading#analysis-loading", { role: "status" }, t("analysing"));
     if (!s.analysis) return null;
@@ -93,7 +101,7 @@ export async function render(main, [gameId]) {
         "ul#analysis-seats",
         {},
         s.analysis.seats.map((row) =>
-          h("li", { class: `team${row.seat % 2}` }, h("bdi", {}, seatName(row.seat)), ": ", t("analysis_seat", { m: mistakesText(row.mistakes), c: row.choices, p: pointsText(row.points_lost) })),
+          h("li", { class: `team${row.seat % 2}` }, h("bdi", {}, seatName(row.seat)), ": ", t("analysis_seat", { m: mistakesText(row.mistakes), c: row.choices, p: pointsText(row.points_lost) }), row.avoidable ? t("analysis_avoidable", { n: row.avoidable }) : ""),
         ),
       ),
     );
@@ -129,7 +137,7 @@ export async function render(main, [gameId]) {
                       main.querySelector("#replay")?.scrollIntoView({ block: "start" });
                     },
                   },
-                  h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat)), " ", mistakeText(note)),
+                  h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat)), " ", mistakeText(note), botText(note)),
                 ),
               ),
             ),

@@ -91,7 +91,9 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     page.wait_for_selector("#download-record")
     href = page.get_attribute("#download-record", "href")
     replay = page.get_attribute("#open-replay", "href")
+    analysis_link = page.get_attribute("#open-analysis", "href")
     assert href is not None and href.startswith("/api/games/") and replay
+    assert analysis_link == f"{replay}/analysis"
     record = page.request.get(href).json()
     assert record["hands"] and all(len(h["plays"]) >= 28 for h in record["hands"])
 
@@ -189,6 +191,10 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     games.first.locator("a").click()
     page.wait_for_selector("#replay-empty")  # it used to say "loading" for ever
     shot(page, "phone-replay-cancelled")
+    # The game-over panel's analysis link opens the replay with the analysis asked for.
+    page.goto(f"/{analysis_link}")
+    page.wait_for_selector("#analysis-seats li")
+    assert page.is_disabled("#analyse")
 
 
 def test_keyboard_play_and_illegal_cards(new_page: Callable[..., Page]) -> None:

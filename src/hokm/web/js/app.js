@@ -8,7 +8,7 @@ const ROUTES = [
   [/^\/rules$/, () => import("./pages/rules.js")],
   [/^\/sim$/, () => import("./pages/sim.js")],
   [/^\/advisor$/, () => import("./pages/advisor.js")],
-  [/^\/game\/([^/]+)$/, () => import("./pages/replay.js")],
+  [/^\/game\/([^/]+?)(\/analysis)?$/, () => import("./pages/replay.js")],
   [/^\/leaderboard$/, () => import("./pages/accounts.js")],
   [/^\/profile(?:\/([^/]+))?$/, () => import("./pages/accounts.js")],
 ];

@@ -489,6 +489,7 @@ function gameOver(ctx) {
           {},
           h("a.button#download-record", { href: `/api/games/${lastGame.game_id}/record`, download: `hokm-${lastGame.game_id}.json` }, t("download_record")),
           h("a.button#open-replay", { href: `#/game/${lastGame.game_id}` }, t("replay"), " · ", t("verify_shuffle")),
+          h("a.button#open-analysis", { href: `#/game/${lastGame.game_id}/analysis` }, t("analyse")),
         )
       : null,
     store.isOwner

@@ -8,7 +8,7 @@ import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
 
-export async function render(main, [gameId]) {
+export async function render(main, [gameId, analysisRoute]) {
   const s = { record: null, hands: [], hand: 0, trick: 0, verify: null, analysis: null, error: null, alive: true };
   const names = () => (s.record?.players || []).map((p) => (typeof p === "string" ? p : p?.name) || null);
   const seatName = (i) => names()[i] || `${t("bot")} ${num(i + 1)}`;
@@ -265,6 +265,7 @@ export async function render(main, [gameId]) {
 
   draw();
   load();
+  if (analysisRoute) analyse(); // #/game/ID/analysis: from the game-over panel's link
   return { refresh: draw, cleanup: () => { s.alive = false; } };
 }
 

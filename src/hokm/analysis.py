@@ -34,11 +34,13 @@ True
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from hokm.bots import make_bot
+from hokm.bots import legal_cards_of, make_bot
 from hokm.bots.dd import SearchLimitError, Solver, card_outcomes, dds_card_scores
 from hokm.bots.fast import FastHand
 from hokm.engine import Card, Game, Play, RuleSet, SeatView, Suit, view_of
@@ -53,6 +55,8 @@ __all__ = [
     "analysis_report",
     "outcome_points",
 ]
+
+log = logging.getLogger(__name__)
 
 KOT_NODES = 3000  # the own solver's budget per kot question (the bot's is 100–1,500)
 BOT_LEVEL = "hard"  # the bot asked for a second opinion on each mistake
@@ -219,11 +223,13 @@ def analyse(
     Raises :class:`~hokm.engine.errors.InvalidRecordError` for input that is not a record and
     :class:`RecordBrokenError` for a record that breaks a rule (the referee's error).
     """
+    if bot is not None:
+        make_bot(bot)  # an unknown level is refused before any work
     parsed = record if isinstance(record, Record) else parse_record(record)
     views: dict[tuple[int, int], SeatView] = {}
 
     def keep_view(game: Game, hand: int, play: int) -> None:
-        if max_hands is None or hand < max_hands:
+        if (max_hands is None or hand < max_hands) and len(game.legal_actions()) > 1:
             views[hand, play] = view_of(game, game.to_move)
 
     verdict = referee(parsed, observer=keep_view if bot is not None else None)
@@ -383,14 +389,30 @@ def _second_opinion(
     notes = []
     for note in hand.notes:
         view = views.get((hand.hand, note.play))
+        card = None
         if note.mistake and view is not None:
-            action = make_bot(level, seed=f"analysis/{hand.hand}/{note.play}").act(view)
-            assert isinstance(action, Play)
-            card = str(action.card)
+            try:
+                action = make_bot(level, seed=f"analysis/{hand.hand}/{note.play}").act(
+                    _as_a_lone_hand(view)
+                )
+            except Exception:
+                log.exception("analysis: the %s bot failed on a view", level)
+            else:
+                if isinstance(action, Play) and action.card in legal_cards_of(view):
+                    card = str(action.card)
+        if card is not None:
             notes.append(replace(note, bot_card=card, bot_avoids=card not in note.worse))
         else:
             notes.append(note)
     return replace(hand, notes=tuple(notes))
+
+
+def _as_a_lone_hand(view: SeatView) -> SeatView:
+    """The view with the score at 0–0 and a target no hand reaches, so the bot values a kot
+    as the analysis does (the score's target not applied), not as worthless near the end."""
+    rules = view.rules
+    target = max(rules.target_points, rules.kot_points, rules.hakem_kot_points) + 1
+    return dataclasses.replace(view, score=(0, 0), rules=rules.replace(target_points=target))
 
 
 def _text(index: int) -> str:

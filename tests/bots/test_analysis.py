@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
 
 import pytest
 
-from hokm.analysis import GameAnalysis, RecordBrokenError, analyse
+from hokm.analysis import GameAnalysis, RecordBrokenError, _as_a_lone_hand, analyse
 from hokm.bots import make_bot
 from hokm.bots.dd import card_outcomes
 from hokm.bots.fast import FastHand
@@ -155,6 +156,23 @@ def test_each_mistake_has_the_hard_bots_card_from_the_seats_own_view() -> None:
     plain = analyse(record_from_game(game), bot=None)
     assert all(n.bot_card is None for h in plain.hands for n in h.notes)
     assert [n.play for h in plain.hands for n in h.mistakes] == [n.play for n in mistakes]
+
+
+def test_the_bot_is_asked_as_if_the_hand_were_alone() -> None:
+    """Near the target a kot is worth no more than a win to the bot (points are capped by
+    the target), while the analysis counts a hand's points uncapped: the bot is asked with
+    the score at 0–0 and a target no hand reaches, and otherwise the same view."""
+    game = Game(RuleSet(target_points=2), hakem=Seat(1))
+    game.apply(Deal.from_seed("lone", Seat(1)))
+    game.choose_trump("D")
+    seat = game.to_move
+    assert seat is not None
+    view = dataclasses.replace(view_of(game, seat), score=(1, 1))
+    alone = _as_a_lone_hand(view)
+    assert alone.score == (0, 0)
+    assert alone.rules.target_points > alone.rules.hakem_kot_points
+    assert alone.rules.replace(target_points=2) == view.rules
+    assert dataclasses.replace(alone, score=view.score, rules=view.rules) == view
 
 
 def test_plays_after_the_seventh_trick_of_a_bam_are_not_judged() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from hokm.engine import Seat, Suit, parse_cards
+from hokm.engine import Suit, parse_cards
 from hokm.server.sim_api import advise, deal_json, replay, trick_reason
 
 
@@ -33,8 +33,8 @@ def test_replay_gives_the_legal_cards_and_refuses_an_illegal_play() -> None:
 
 
 def test_each_finished_trick_says_why_it_was_won() -> None:
-    assert "cut" in trick_reason(Seat(0), parse_cards("KS 2H AS 3S"), Suit.HEARTS)["en"]
-    reason = trick_reason(Seat(0), parse_cards("KS 2D AS 3S"), Suit.HEARTS)
+    assert "cut" in trick_reason(parse_cards("KS 2H AS 3S"), Suit.HEARTS)["en"]
+    reason = trick_reason(parse_cards("KS 2D AS 3S"), Suit.HEARTS)
     assert "highest card of the led suit" in reason["en"] and "خال زمین" in reason["fa"]
 
 

@@ -187,7 +187,7 @@ def _bot_text(note: PlayNote) -> str:
         return ""
     card = Card.parse(note.bot_card).pretty
     if note.bot_card == note.card:
-        return " The hard bot plays it too, from this seat's view: only hindsight shows it."
+        return " The hard bot, from this seat's view, plays it too."
     if note.bot_avoids:
         return f" The hard bot, from this seat's view, plays {card}: that avoids it."
     return f" The hard bot, from this seat's view, plays {card}: a mistake too."

@@ -274,7 +274,8 @@ def judge(record: object) -> dict[str, Any]:
 
 
 #: Called before each recorded play is applied: ``observer(game, hand_index, play_index)``
-#: (the game positioned just before the play; ``game.to_move`` plays it).
+#: (the game positioned just before the play; ``game.to_move`` plays it). The observer must not
+#: change the game: it reads it (``view_of``) and returns.
 PlayObserver = Callable[[Game, int, int], None]
 
 

@@ -88,14 +88,14 @@ def card_fa(card: Card) -> str:
     return f"{rank} {card.suit.persian}"
 
 
-def trick_reason(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
+def trick_reason(cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
     """Why the trick was won, in English and Persian (the rule of RULES.md §5 that decided).
 
     The winner is named by the page that shows the trick (a seat number here read "seat 2"
     under names such as "Bot 2" for another seat).
 
     >>> from hokm.engine import parse_cards
-    >>> trick_reason(Seat(0), parse_cards("KS 2H AS 3S"), Suit.HEARTS)["en"]
+    >>> trick_reason(parse_cards("KS 2H AS 3S"), Suit.HEARTS)["en"]
     'cut with the 2 of hearts: a trump beats every card of another suit'
     """
     led = cards[0].suit
@@ -205,7 +205,7 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
     trump = game.trump
     tricks = []
     for t in game.tricks if game.trump is not None else ():
-        tricks.append({**t.to_dict(), "why": trick_reason(t.leader, t.cards, trump)})
+        tricks.append({**t.to_dict(), "why": trick_reason(t.cards, trump)})
     result = result_to_dict(game.hand_results[0]) if game.hand_results else None
     if result is not None:
         last = game.hand_results[0]
@@ -246,7 +246,7 @@ def _all_tricks(plays: Sequence[Card], hakem: Seat, trump: Suit) -> list[dict[st
                 "leader": int(leader),
                 "cards": [str(c) for c in cards],
                 "winner": int(winner),
-                "why": trick_reason(leader, cards, trump),
+                "why": trick_reason(cards, trump),
             }
         )
         leader = winner

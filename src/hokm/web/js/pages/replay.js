@@ -264,8 +264,10 @@ export async function render(main, [gameId, analysisRoute]) {
   }
 
   draw();
-  load();
-  if (analysisRoute) analyse(); // #/game/ID/analysis: from the game-over panel's link
+  // #/game/ID/analysis (the game-over panel's link): ask once the record is here and has hands
+  load().then(() => {
+    if (analysisRoute && s.alive && s.record?.hands?.length && s.analysis === null) analyse();
+  });
   return { refresh: draw, cleanup: () => { s.alive = false; } };
 }
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hokm.bots import legal_cards_of, make_bot
-from hokm.bots.dd import SearchLimitError, Solver, card_outcomes, dds_card_scores
+from hokm.bots.dd import card_outcome_bounds, dds_card_scores
 from hokm.bots.fast import FastHand
 from hokm.engine import Card, Game, Play, RuleSet, SeatView, Suit, view_of
 from hokm.engine.records import Record, parse_record, referee
@@ -296,15 +296,16 @@ def _analyse_hand(
         seat = fast.to_move
         team = seat & 1
         legal = fast.legal_mask()
-        judged_cards = _outcomes(fast, kot_nodes)
-        if start is None:  # the hakem leads: its team's view
-            best = max(value for value, _, _ in judged_cards.values())
-            start = best if team == hakem & 1 else -best
-            start_exact = max(lo for _, lo, _ in judged_cards.values()) == max(
-                hi for _, _, hi in judged_cards.values()
-            )
-        if legal & (legal - 1):
-            notes.append(_note(fast, number, card, rules, judged_cards))
+        if start is None or legal & (legal - 1):  # a forced play needs no judging
+            judged_cards = _outcomes(fast, kot_nodes)
+            if start is None:  # the hakem leads: its team's view
+                best = max(value for value, _, _ in judged_cards.values())
+                start = best if team == hakem & 1 else -best
+                start_exact = max(lo for _, lo, _ in judged_cards.values()) == max(
+                    hi for _, _, hi in judged_cards.values()
+                )
+            if legal & (legal - 1):
+                notes.append(_note(fast, number, card, rules, judged_cards))
         judged += 1
         fast.play(card)
     return HandAnalysis(index, hakem, trump.value, start, tuple(notes), judged, start_exact)
@@ -312,29 +313,12 @@ def _analyse_hand(
 
 def _outcomes(fast: FastHand, kot_nodes: int) -> dict[int, tuple[int, int, int]]:
     """For each legal card: its outcome for the mover's team (a kot the solver could not
-    settle counts as none) and the lowest and highest the outcome can be."""
-    team = fast.to_move & 1
-    mine, theirs = fast.won[team], fast.won[1 - team]
-    solver = Solver(fast) if mine == 0 or theirs == 0 else None
-    out: dict[int, tuple[int, int, int]] = {}
-    for card, won in card_outcomes(fast, kot=False).items():
-        value = won  # ±1, exact
-        low = high = value
-        if solver is not None and (theirs == 0 if won > 0 else mine == 0):
-            solver.nodes = 0
-            solver.max_nodes = kot_nodes
-            try:
-                if won > 0:  # our kot: we win every trick until we have 7
-                    kot = solver.card_reaches(card, team, 7 - mine, 7 - mine)
-                else:  # their kot: we win none of the tricks until they have 7
-                    kot = not solver.card_reaches(card, team, 1, 7 - theirs)
-            except SearchLimitError:
-                low, high = min(value, 2 * value), max(value, 2 * value)
-            else:
-                if kot:
-                    value = low = high = 2 * value
-        out[card] = (value, low, high)
-    return out
+    settle counts as none, as :func:`~hokm.bots.dd.card_outcomes` says) and the lowest and
+    highest the outcome can be."""
+    return {
+        card: (low if low > 0 else high, low, high)
+        for card, (low, high) in card_outcome_bounds(fast, kot_nodes=kot_nodes).items()
+    }
 
 
 def _note(

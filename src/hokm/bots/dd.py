@@ -38,6 +38,7 @@ from hokm.bots.fast import BITS13, SUIT_OF, FastHand
 __all__ = [
     "SearchLimitError",
     "Solver",
+    "card_outcome_bounds",
     "card_outcomes",
     "dds_card_scores",
     "dds_winning_cards",
@@ -301,6 +302,15 @@ def card_outcomes(
     ``±1`` is returned. Each kot question gets ``kot_nodes`` nodes of the own solver; one it
     cannot settle counts as no kot (the common case early in a hand).
     """
+    bounds = card_outcome_bounds(hand, kot=kot, kot_nodes=kot_nodes, meter=meter)
+    return {card: low if low > 0 else high for card, (low, high) in bounds.items()}
+
+
+def card_outcome_bounds(
+    hand: FastHand, *, kot: bool = True, kot_nodes: int = 3000, meter: list[int] | None = None
+) -> dict[int, tuple[int, int]]:
+    """Like :func:`card_outcomes`, each outcome as ``(lowest, highest)`` it can be: equal when
+    settled, ``(1, 2)`` or ``(-2, -1)`` when the kot question ran out of nodes."""
     team = hand.to_move & 1
     mine, theirs = hand.won[team], hand.won[1 - team]
     legal = _legal_cards(hand)
@@ -312,12 +322,13 @@ def card_outcomes(
         winners = {c for c in legal if solver.card_reaches(c, team, need, horizon)}
     else:
         winners = dds_winning_cards(hand, 7 - mine, meter=meter)
-    out: dict[int, int] = {}
+    out: dict[int, tuple[int, int]] = {}
     kot_possible = kot and (mine == 0 or theirs == 0)
     solver = (solver or Solver(hand)) if kot_possible else None
     for card in legal:
         won = card in winners
         value = 1 if won else -1
+        bounds = (value, value)
         if solver is not None and (theirs == 0 if won else mine == 0):
             solver.nodes = 0
             solver.max_nodes = kot_nodes
@@ -327,10 +338,11 @@ def card_outcomes(
                 else:  # their kot: we win none of the tricks until they have 7
                     kot_here = not solver.card_reaches(card, team, 1, 7 - theirs)
             except SearchLimitError:
-                kot_here = False
-            if kot_here:
-                value *= 2
-        out[card] = value
+                bounds = (min(value, 2 * value), max(value, 2 * value))
+            else:
+                if kot_here:
+                    bounds = (2 * value, 2 * value)
+        out[card] = bounds
     if solver is not None and meter is not None:
         meter[0] += OWN_NODE_WORK * solver.total_nodes
     return out

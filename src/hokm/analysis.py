@@ -42,7 +42,7 @@ from typing import Any
 
 from hokm.bots import legal_cards_of, make_bot
 from hokm.bots.dd import card_outcome_bounds, dds_card_scores
-from hokm.bots.fast import FastHand
+from hokm.bots.fast import FastHand, hand_points
 from hokm.engine import Card, Game, Play, RuleSet, SeatView, Suit, view_of
 from hokm.engine.records import Record, parse_record, referee
 
@@ -82,12 +82,13 @@ def outcome_points(outcome: int, team: int, hakem: int, rules: RuleSet) -> int:
     [2, 1, -1, -3]
     """
     winner = team if outcome > 0 else 1 - team
-    if abs(outcome) == 1:
-        points = 1
-    elif winner == hakem & 1:
-        points = rules.kot_points
-    else:
-        points = rules.hakem_kot_points
+    _, points = hand_points(  # RULES.md §6, as the fast engine scores a hand
+        winner,
+        0 if abs(outcome) == 2 else 1,
+        hakem & 1,
+        kot_points=rules.kot_points,
+        hakem_kot_points=rules.hakem_kot_points,
+    )
     return points if winner == team else -points
 
 

@@ -170,6 +170,30 @@ async def test_bots_are_offered_after_the_wait_and_that_game_is_unrated(live: Li
     await client.close()
 
 
+async def test_two_people_waiting_alone_play_together_with_two_bots(live: Live) -> None:
+    """When one of two waiting players takes bots, the other (offered bots too) comes along as
+    partner: both are sent to the same unrated room, seats 0 and 2."""
+    first, second = await _accounts(live, "pair", 2)
+    for http in (first, second):
+        assert (await http.post("/api/quick/join")).json()["state"] == "waiting"
+    quick = live.accounts.quick
+    quick.clock = lambda: time.time() + 61
+    try:
+        taker = (await second.post("/api/quick/bots")).json()
+        other = (await first.get("/api/quick/status")).json()
+    finally:
+        quick.clock = time.time
+    assert taker["state"] == other["state"] == "matched"
+    assert taker["code"] == other["code"] and not taker["rated"]
+    assert (taker["seat"], other["seat"]) == (0, 2)
+    assert taker["players"].count(None) == 2
+    clients = await _seated(live, [second, first], taker["code"])
+    await _play_out(clients)
+    assert game_result(clients[0]).winner_team in (0, 1)
+    for client in clients:
+        await client.close()
+
+
 async def test_the_queue_waits_for_close_ratings_and_widens(live: Live) -> None:
     people = await _accounts(live, "gap")
     strong = await _pid(people[3])

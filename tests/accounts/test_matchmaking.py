@@ -78,7 +78,8 @@ def test_teams_are_balanced_by_total_rating() -> None:
 
 
 def test_bots_are_offered_only_after_the_set_time_and_are_unrated() -> None:
-    queue = queue_with({"a": 25, "b": 40})
+    queue = queue_with({"a": 25})
+    queue.join("b", 40, now=10)  # waiting, but not yet offered bots at 60
     assert not queue.status("a", now=59).bots_offered
     with pytest.raises(InvalidInputError, match="1 s to go"):
         queue.play_with_bots("a", now=59)
@@ -87,6 +88,21 @@ def test_bots_are_offered_only_after_the_set_time_and_are_unrated() -> None:
     match = queue.play_with_bots("a", now=60)
     assert match.players == ("a", None, None, None) and not match.rated
     assert "a" not in queue and "b" in queue
+
+
+def test_people_offered_bots_too_come_along_as_partner_then_opponent() -> None:
+    """Who asks sits at seat 0; others offered bots too join, longest-waiting first (partner
+    opposite, then an opponent); who has waited less stays, who has gone is dropped."""
+    queue = QuickMatchQueue(MatchmakingConfig(bot_offer_seconds=60, stale_seconds=90))
+    queue.join("e", 25, now=-100)  # has stopped asking for their status: gone
+    for player, rating in {"a": 25, "b": 40, "c": 10}.items():
+        queue.join(player, rating, now=0)
+    queue.join("d", 25, now=30)  # bots not offered to d yet at 61
+    for player in "abcd":
+        queue.touch(player, now=55)
+    match = queue.play_with_bots("b", now=61)
+    assert match.players == ("b", "c", "a", None) and not match.rated
+    assert len(queue) == 1 and "d" in queue  # e was dropped
 
 
 def test_join_twice_leave_and_unknown_players_are_refused() -> None:

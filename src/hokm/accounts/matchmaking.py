@@ -24,6 +24,12 @@ hokm.accounts.errors.InvalidInputError: bots are offered after 60 s of waiting; 
 >>> match.players, match.rated
 (('e', None, None, None), False)
 
+Two people waiting alone play together, partners against two bots, when one of them asks:
+
+>>> queue.join("g", 25.0, now=300.0); queue.join("h", 45.0, now=310.0)
+>>> queue.play_with_bots("h", now=370.0).players
+('h', None, 'g', None)
+
 A player who has not asked for their status (:meth:`QuickMatchQueue.touch`) for
 ``stale_seconds`` has gone, and is dropped at the next tick rather than matched as a ghost:
 
@@ -168,7 +174,14 @@ class QuickMatchQueue:
         )
 
     def play_with_bots(self, player: str, *, now: float) -> Match:
-        """The player gives up waiting for humans: an unrated game with three bots."""
+        """The player gives up waiting for a rated game of four: an unrated game now, with bots
+        in the empty seats.
+
+        Up to three other waiting players to whom bots are offered too (they have waited as
+        long, and are still there) come along, longest-waiting first, so that two people
+        waiting alone play together rather than each with three bots. The player sits at
+        seat 0, a second person opposite as partner (seat 2), a third at seat 1.
+        """
         entry = self._entry(player)
         left = self.config.bot_offer_seconds - (now - entry.joined)
         if left > 0:
@@ -176,8 +189,20 @@ class QuickMatchQueue:
                 f"bots are offered after {self.config.bot_offer_seconds:g} s of waiting; "
                 f"{math.ceil(left)} s to go"
             )
-        del self._entries[player]
-        return Match((player, None, None, None), rated=False)
+        self.drop_gone(now=now)
+        others = sorted(
+            (
+                e
+                for e in self._entries.values()
+                if e.player != player and now - e.joined >= self.config.bot_offer_seconds
+            ),
+            key=lambda e: e.order,
+        )[:3]
+        players: list[str | None] = [None, None, None, None]
+        for seat, taken in zip((0, 2, 1, 3), [entry, *others], strict=False):
+            players[seat] = taken.player
+            del self._entries[taken.player]
+        return Match((players[0], players[1], players[2], players[3]), rated=False)
 
     def tick(self, *, now: float) -> list[Match]:
         """Drop the players who have gone (:meth:`drop_gone`), then form every match of four

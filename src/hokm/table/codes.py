@@ -6,6 +6,8 @@
 (6, True)
 >>> normalize_code(" ab-c d ")
 'ABCD'
+>>> normalize_code("mecxy۶")  # a Persian keyboard's digit 6
+'MECXY6'
 """
 
 from __future__ import annotations
@@ -26,9 +28,13 @@ def new_code(rng: random.Random, *, length: int = CODE_LENGTH) -> str:
     return "".join(rng.choice(CODE_ALPHABET) for _ in range(length))
 
 
+#: Persian (U+06F0…) and Arabic-Indic (U+0660…) digits, as a Persian keyboard types them
+_DIGITS = str.maketrans({chr(base + d): str(d) for base in (0x06F0, 0x0660) for d in range(10)})
+
+
 def normalize_code(text: str) -> str:
-    """What a person typed, upper-cased, without spaces and dashes."""
-    return "".join(ch for ch in text.upper() if ch not in " -_\t")
+    """What a person typed, upper-cased, digits made ASCII, without spaces and dashes."""
+    return "".join(ch for ch in text.translate(_DIGITS).upper() if ch not in " -_\t")
 
 
 def is_code(text: str) -> bool:

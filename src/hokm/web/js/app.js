@@ -4,7 +4,7 @@ import { initLang, lang, setLang, t } from "./i18n.js";
 
 const ROUTES = [
   [/^\/?$/, () => import("./pages/home.js")],
-  [/^\/room\/([A-Za-z0-9 ]+)$/, () => import("./pages/room.js")],
+  [/^\/room\/([^/]+)$/, () => import("./pages/room.js")],
   [/^\/rules$/, () => import("./pages/rules.js")],
   [/^\/sim$/, () => import("./pages/sim.js")],
   [/^\/advisor$/, () => import("./pages/advisor.js")],
@@ -117,7 +117,10 @@ async function route() {
     current = result;
     return;
   }
-  mount(main, h("section.page", {}, h("h1", {}, t("not_found"))));
+  mount(
+    main,
+    h("section.page", {}, h("h1", {}, t("not_found")), h("a", { href: "#/" }, t("nav_home"))),
+  );
 }
 
 function switchLang() {

@@ -22,7 +22,7 @@ const STRINGS = {
     create_room: "ساختن اتاق",
     join_room: "ورود به اتاق",
     room_code: "کد اتاق",
-    code_placeholder: "مثلاً K7QX",
+    code_placeholder: "مثلاً K7QX4M",
     quick_match: "بازی سریع",
     quick_match_wait: "در انتظار بازیکن‌های دیگر…",
     quick_waited: "{n} ثانیه گذشته",
@@ -338,7 +338,7 @@ const STRINGS = {
     create_room: "Create a room",
     join_room: "Join room",
     room_code: "Room code",
-    code_placeholder: "e.g. K7QX",
+    code_placeholder: "e.g. K7QX4M",
     quick_match: "Quick match",
     quick_match_wait: "Waiting for other players…",
     quick_waited: "{n} s so far",
@@ -668,6 +668,18 @@ export function num(value) {
     .replace(/(\d)\.(\d)/g, "$1٫$2")
     .replace(/[0-9]/g, (d) => FA_DIGITS[Number(d)])
     .replace(/^-/, "−");
+}
+
+/** ``text`` with Persian (۰–۹) and Arabic-Indic (٠–٩) digits as ASCII digits: what a Persian
+ * keyboard types into a room code or a number field. */
+export function latinDigits(text) {
+  return String(text).replace(/[\u06F0-\u06F9\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) & 0xf));
+}
+
+/** A room code as typed or linked: digits made ASCII, spaces and dashes dropped, letters in
+ * capitals (the server's ``normalize_code``). */
+export function roomCode(text) {
+  return latinDigits(text).replace(/[\s_-]+/g, "").toUpperCase();
 }
 
 /** Translate ``key``, filling {placeholders}; numbers are shown in the active digits. */

@@ -1,6 +1,6 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { clearErrors, h, patch, toast } from "../dom.js";
-import { num, t } from "../i18n.js";
+import { num, roomCode, t } from "../i18n.js";
 import { api, ensureGuest, forgetToken, offers, savedName, saveName } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
@@ -53,7 +53,7 @@ export async function render(main) {
   });
 
   const join = guarded(async () => {
-    const code = state.code.replace(/\s+/g, "").toUpperCase();
+    const code = roomCode(state.code);
     if (!code) {
       document.getElementById("code")?.focus();
       return;

@@ -1,6 +1,6 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
 import { h, patch, toast } from "../dom.js";
-import { t } from "../i18n.js";
+import { roomCode, t } from "../i18n.js";
 import { Connection, savedName, savedToken, ensureGuest } from "../net.js";
 import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
@@ -18,7 +18,7 @@ function loadPlan(code) {
 }
 
 export async function render(main, [rawCode]) {
-  const code = rawCode.replace(/\s+/g, "").toUpperCase();
+  const code = roomCode(rawCode);
   const store = new RoomStore(code);
   const ui = {
     status: "connecting",

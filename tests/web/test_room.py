@@ -178,6 +178,15 @@ def test_reload_and_dropped_connection_restore_the_table(new_page: Callable[...,
     assert store(page, "[...s.game.hand].sort()") == before["hand"]
     assert take_turn(page) is not None
 
+    # Home in the middle of the game: the page offers the way back to the table.
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    back = page.locator("#room-game-go")
+    assert before["code"] in page.inner_text("#room-game")
+    back.click()
+    page.wait_for_selector(".table-view .hand .card")
+    assert store(page, "s.code") == before["code"]
+
 
 def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     new_page: Callable[..., Page],

@@ -27,6 +27,26 @@ export function savedToken() {
   }
 }
 
+const ROOM_KEY = "hokm.room";
+
+/** The room where this browser last sat at a game in progress (the home page offers the way
+ * back to it while that game goes on). */
+export function rememberRoom(code) {
+  try {
+    if (localStorage.getItem(ROOM_KEY) !== code) localStorage.setItem(ROOM_KEY, code);
+  } catch {
+    /* ignore */
+  }
+}
+
+export function rememberedRoom() {
+  try {
+    return localStorage.getItem(ROOM_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+
 /** Drop the guest token (after logging in, the session cookie identifies the player). */
 export function forgetToken() {
   try {

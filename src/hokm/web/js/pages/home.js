@@ -1,7 +1,7 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { clearErrors, h, patch, toast } from "../dom.js";
 import { num, roomCode, t } from "../i18n.js";
-import { api, ensureGuest, forgetToken, offers, savedName, saveName } from "../net.js";
+import { api, ensureGuest, forgetToken, offers, rememberedRoom, savedName, savedToken, saveName } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
 export async function render(main) {
@@ -118,6 +118,7 @@ export async function render(main) {
       return;
     }
     state.quickGame = null;
+    state.roomGame = null;
     followQuick(await api("/api/quick/join", { method: "POST", body: {} }));
     if (state.alive && state.quick?.state === "waiting") pollQueue();
   });
@@ -179,6 +180,7 @@ export async function render(main) {
     state.account = null;
     state.quick = null;
     state.quickGame = null;
+    state.roomGame = null;
     draw();
   });
 
@@ -225,6 +227,14 @@ export async function render(main) {
         { role: "status" },
         h("p", {}, t("quick_game_on")),
         h("a.button.primary#quick-game-go", { href: `#/room/${state.quickGame}` }, t("quick_game_go")),
+      );
+    }
+    if (state.roomGame && !state.quick) {
+      return h(
+        "div.panel.quick-wait#room-game",
+        { role: "status" },
+        h("p", {}, t("room_game_on", { code: state.roomGame })),
+        h("a.button.primary#room-game-go", { href: `#/room/${state.roomGame}` }, t("quick_game_go")),
       );
     }
     const q = state.quick;
@@ -374,6 +384,7 @@ export async function render(main) {
         else abandonQueue();
       } else if (status?.state === "matched" && status.code) await quickGameOn(status.code);
     }
+    if (!state.quickGame && !state.quick) await roomGameOn(rememberedRoom());
     state.ready = true;
   });
   await Promise.race([features, new Promise((r) => setTimeout(r, 1500))]);
@@ -382,11 +393,19 @@ export async function render(main) {
   /** A quick game this player was matched into and still has a seat in (the page was left,
    * or the match came while they were elsewhere): offer the way back to it. */
   async function quickGameOn(code) {
+    if (await seatedInGame(code, state.account?.player?.id)) state.quickGame = code;
+  }
+  /** The room this browser last played in, if its game goes on with this player seated. */
+  async function roomGameOn(code) {
+    if (!code) return;
+    let me = state.account?.player?.id;
+    if (!me && savedToken()) me = (await api("/api/me").catch(() => null))?.player?.id;
+    if (me && (await seatedInGame(code, me))) state.roomGame = code;
+  }
+  async function seatedInGame(code, me) {
     const room = await api(`/api/rooms/${encodeURIComponent(code)}`).catch(() => null);
-    const me = state.account?.player?.id;
-    if (!room || !["playing", "paused"].includes(room.status)) return;
-    if (!(room.seats || []).some((seat) => seat.player === me && seat.kind === "human")) return;
-    state.quickGame = code;
+    if (!room || !["playing", "paused"].includes(room.status)) return false;
+    return (room.seats || []).some((seat) => seat.player === me && seat.kind === "human");
   }
   function quickResume(status) {
     state.quick = status;

@@ -1,7 +1,7 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
 import { h, patch, toast } from "../dom.js";
 import { roomCode, t } from "../i18n.js";
-import { Connection, savedName, savedToken, ensureGuest } from "../net.js";
+import { Connection, ensureGuest, rememberRoom, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
 import { botLevels, phrases, refusal } from "../common.js";
@@ -126,6 +126,7 @@ export async function render(main, [rawCode]) {
     const game = store.game;
     const status = store.table.status;
     const atTable = game && status !== "lobby" && status !== "closed";
+    if (atTable && Number.isInteger(store.mySeat)) rememberRoom(code);
     const body = atTable ? renderTable(ctx) : renderLobby(ctx);
     patch(
       main,

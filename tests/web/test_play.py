@@ -84,6 +84,15 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     last = store(page, "s.game.last_result.hand") + 1
     persian = "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(last))
     assert page.inner_text(".hud .hand-no .label").endswith(persian)
+    # ... with that hand's hakem and tricks (the view has moved on to the next hakem, 0–0),
+    # and the panel tells how the last hand ended, even when it ended the game.
+    final = store(page, "s.game.last_result")
+    assert store(page, f"s.seatName({final['hakem']})") in page.inner_text(".hud .hand-no")
+    ours = store_seat % 2
+    digits = [persian_digits(str(final["tricks"][team])) for team in (ours, 1 - ours)]
+    assert page.inner_text("#tricks .val").replace(" ", "") == "–".join(digits)
+    assert "هَند آخر" in page.inner_text("#last-hand")
+    assert page.inner_text("#last-hand").replace(" ", "").endswith(f"{'–'.join(digits)})")
     assert "۳" in panel.inner_text() or "۴" in panel.inner_text() or "۵" in panel.inner_text()
     shot(page, "phone-game-over")
 

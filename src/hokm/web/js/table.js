@@ -70,7 +70,12 @@ function hud(store) {
   const us = store.mySeat === null || store.mySeat === undefined ? 0 : store.mySeat % 2;
   const them = 1 - us;
   const score = game.score || [0, 0];
-  const tricks = game.tricks_won || [0, 0];
+  // Once the game is over the HUD shows its last hand (the view has moved on to the next
+  // hakem with no tricks yet).
+  const last = store.table.status === "game_over" ? game.last_result : null;
+  const tricks = last?.tricks ?? game.tricks_won ?? [0, 0];
+  const trump = last?.trump ?? game.trump;
+  const hakem = last?.hakem ?? game.hakem;
   return h(
     "div.hud",
     {},
@@ -88,15 +93,15 @@ function hud(store) {
     ),
     labelled(
       "div.hud-item.trump#trump",
-      `${t("trump")}: ${game.trump ? suitName(game.trump) : t("no_trump_yet")}`,
+      `${t("trump")}: ${trump ? suitName(trump) : t("no_trump_yet")}`,
       h("span.label", {}, t("trump")),
-      game.trump ? h(`span.val.big.suit-${game.trump}`, {}, SYMBOL[game.trump]) : h("span.val", {}, "–"),
+      trump ? h(`span.val.big.suit-${trump}`, {}, SYMBOL[trump]) : h("span.val", {}, "–"),
     ),
     h(
       "div.hud-item.hand-no",
       {},
       h("span.label", {}, t("hand_n", { n: handShown(store) })),
-      h("span.val.small", {}, game.hakem !== null && game.hakem !== undefined ? [crown(t("hakem")), " ", store.seatName(game.hakem)] : "–"),
+      h("span.val.small", {}, hakem !== null && hakem !== undefined ? [crown(t("hakem")), " ", store.seatName(hakem)] : "–"),
     ),
   );
 }
@@ -135,7 +140,8 @@ function seatBox(ctx, seat, pos) {
   const game = store.game;
   const info = store.table.seats[seat] || {};
   const turn = game.to_move === seat || store.timer?.seat === seat;
-  const isHakem = game.hakem === seat;
+  const last = store.table.status === "game_over" ? game.last_result : null;
+  const isHakem = (last?.hakem ?? game.hakem) === seat; // the game's last hakem once it is over
   const count = game.hand_sizes?.[seat] ?? 0;
   const away = info.kind === "human" && (info.away || info.connected === false);
   const team = seat % 2;
@@ -423,24 +429,14 @@ function resultBanner(ctx) {
   const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
   if (game.phase === "play" && begun && game.hand_number > res.hand) return null;
   const mine = store.mySeat;
-  const ours = mine !== null && mine !== undefined && mine % 2 === res.winner_team;
-  const theirs = mine !== null && mine !== undefined && !ours;
-  const team = ours ? t("team_we") : theirs ? t("team_they") : t("team_n", { n: res.winner_team + 1 });
-  const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join(t("list_sep"));
-  const points = pointsText((res.points || [0, 0])[res.winner_team]);
+  const told = handTold(store, res);
   const animate = ui.bannerAnimated !== res.hand;
   ui.bannerAnimated = res.hand;
   return h(
     `div.result-banner.result-${res.result}${animate ? ".enter" : ""}#hand-result`,
     { role: "status" },
-    h(
-      "strong.result-name",
-      {},
-      ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 }),
-      " · ",
-      capitalized(t(`result_${res.result}`)),
-    ),
-    h("div", {}, t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points })),
+    h("strong.result-name", {}, told.title),
+    h("div", {}, told.sentence),
     h("div.small.result-tricks", {}, `${t("tricks")}: `, ...tricksText(res.tricks, mine)),
     h(
       "button.link#dismiss-result",
@@ -454,6 +450,22 @@ function resultBanner(ctx) {
       t("close"),
     ),
   );
+}
+
+/** A finished hand told from the viewer's side: a title ("We lost the hand", with the result
+ * when it is more than a plain win: "· Kot") and a sentence naming the team, result, points. */
+function handTold(store, res) {
+  const mine = store.mySeat;
+  const ours = mine !== null && mine !== undefined && mine % 2 === res.winner_team;
+  const theirs = mine !== null && mine !== undefined && !ours;
+  const team = ours ? t("team_we") : theirs ? t("team_they") : t("team_n", { n: res.winner_team + 1 });
+  const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join(t("list_sep"));
+  const points = pointsText((res.points || [0, 0])[res.winner_team]);
+  const who = ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 });
+  return {
+    title: res.result === "normal" ? who : `${who} · ${capitalized(t(`result_${res.result}`))}`,
+    sentence: t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points }),
+  };
 }
 
 function gameOver(ctx) {
@@ -478,6 +490,20 @@ function gameOver(ctx) {
     { role: "region", "aria-label": t("game_result"), dataset: { decision: "1" } },
     h("h2", {}, t("game_result"), ": ", headline),
     h("p", {}, t("won_game", { team: [win, win + 2].map((s) => store.seatName(s)).join(t("and")) })),
+    game.last_result
+      ? h(
+          "p#last-hand",
+          {},
+          t("last_hand"),
+          ": ",
+          handTold(store, game.last_result).sentence,
+          " (",
+          t("tricks"),
+          " ",
+          ...tricksText(game.last_result.tricks, me),
+          ")",
+        )
+      : null,
     h(
       "p#final-score",
       {},

@@ -343,3 +343,33 @@ def test_a_spectator_is_told_so_at_the_table(new_page: Callable[..., Page]) -> N
     player.wait_for_function("!document.querySelector('#table-rules').open")
     assert player.locator("#ace-draw[open]").count() == 0
     shot(watcher, "phone-spectator")
+
+
+def test_a_player_who_times_out_is_told_and_comes_back_with_a_button(
+    new_page: Callable[..., Page],
+) -> None:
+    """Time running out is said to the player in their own words (trump or card chosen for
+    them); after two misses the banner speaks to them and «برگشتم» gives the seat back."""
+    page = new_page(viewport=PHONE)
+    create_room(page, "Sara")
+    for seat in (1, 2, 3):
+        page.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
+    page.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    reply = page.evaluate(
+        "hokmConn.command('set_rules', {options: {trump_seconds: 1.5, turn_seconds: 1.5}})"
+    )
+    assert reply["type"] == "ack", reply
+    page.click("#start")
+    page.wait_for_selector(".table-view")
+    said = page.locator(".toast", has_text="وقت شما تمام شد")
+    said.first.wait_for()
+    assert "به جای شما" in said.first.inner_text()
+    page.wait_for_selector("#self-away #back-btn")
+    assert "شما دو نوبت بازی نکرده‌اید" in page.inner_text("#self-away")
+    assert "Sara" not in page.inner_text("#self-away")  # spoken to, not about
+    shot(page, "phone-self-away")
+    page.click("#back-btn")
+    page.wait_for_function(
+        "hokmStore.table.seats[hokmStore.mySeat].away === false"
+        " && !document.querySelector('#self-away')"
+    )

@@ -38,7 +38,7 @@ export function renderTable(ctx) {
     },
     hud(store),
     paused ? h("div.banner.warn#paused", { role: "status" }, t("game_paused")) : null,
-    awayBanner(store),
+    awayBanner(ctx),
     h(
       "div.board",
       { role: "region", "aria-label": t("table_label") },
@@ -114,7 +114,8 @@ function handShown(store) {
   return (game.hand_number ?? 0) + 1;
 }
 
-function awayBanner(store) {
+function awayBanner(ctx) {
+  const { store } = ctx;
   if (store.table.status !== "playing" && store.table.status !== "paused") return null;
   const away = store.table.seats.filter((s) => s.kind === "human" && (s.away || s.connected === false));
   const grace = (store.table.grace || []).filter((g) => g.cancel_at || g.deadline);
@@ -123,8 +124,17 @@ function awayBanner(store) {
     "div.banner.info#away",
     { role: "status" },
     away.map((s) =>
-      // Connected but timed out twice: not "disconnected", just not playing.
-      h("div", {}, t(s.connected === false ? "player_away" : "player_idle", { name: s.name }), " ", t("bot_plays_for", { name: s.name })),
+      s.seat === store.mySeat
+        ? // Told to the player themself, with the way back: a bot plays every move meanwhile.
+          h(
+            "div#self-away",
+            {},
+            t("you_idle"),
+            " ",
+            h("button.primary#back-btn", { type: "button", onclick: () => ctx.command("back") }, t("i_am_back")),
+          )
+        : // Connected but timed out twice: not "disconnected", just not playing.
+          h("div", {}, t(s.connected === false ? "player_away" : "player_idle", { name: s.name }), " ", t("bot_plays_for", { name: s.name })),
     ),
     grace.map((g) => {
       const at = g.cancel_at ?? g.deadline;

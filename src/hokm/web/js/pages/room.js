@@ -198,7 +198,10 @@ export async function render(main, [rawCode]) {
     if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }));
     else if (ev.kind === "reconnected" || ev.kind === "back") toast(t("player_back", { name }));
     else if (ev.kind === "paused") toast(t("game_paused"));
-    else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
+    else if (ev.kind === "timeout" && ev.seat === store.mySeat) {
+      // The store has not applied the move yet: the phase is the decision that timed out.
+      toast(t(store.game?.phase === "trump" ? "you_timeout_trump" : "you_timeout_card"), "error");
+    } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
     else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
     else if (ev.kind === "grace_warning") {
       const at = ev.cancel_at ?? ev.deadline ?? 0;

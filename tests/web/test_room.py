@@ -373,3 +373,37 @@ def test_a_player_who_times_out_is_told_and_comes_back_with_a_button(
         "hokmStore.table.seats[hokmStore.mySeat].away === false"
         " && !document.querySelector('#self-away')"
     )
+
+
+def test_rule_options_take_persian_digits_and_say_which_field_is_wrong(
+    new_page: Callable[..., Page],
+) -> None:
+    page = new_page(viewport=DESKTOP)
+    create_room(page, "Omid")
+    page.click(".rules-edit details > summary")
+    target = page.locator("#opt-target_points")
+    assert target.input_value() == "۷"  # Persian digits, like every other number on the page
+    target.fill("۰")
+    page.click("#apply-rules")
+    error = page.locator(".toast.error")
+    error.first.wait_for()
+    assert "امتیاز پایان بازی" in error.first.inner_text()  # the field, in the player's words
+    assert store(page, "s.table.rules.target_points") == 7  # nothing changed
+    target.fill("۵")
+    page.locator("#opt-kot_points").fill("3")  # Latin digits are fine too
+    shot(page, "desktop-rule-options")
+    page.click("#apply-rules")
+    page.wait_for_function("hokmStore.table.rules.target_points === 5")
+    assert store(page, "s.table.rules.kot_points") == 3
+    assert page.locator(".toast", has_text="قوانین تازه اعمال شد").count() == 1
+    assert page.locator(".toast.error").count() == 0  # the earlier refusal is cleared
+    assert page.locator("#opt-target_points").input_value() == "۵"
+    # Starting from far down the lobby, the table opens at its top.
+    for seat in (1, 2, 3):
+        page.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}}})")
+    page.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("window.scrollY") > 0
+    page.click("#start")
+    page.wait_for_selector(".table-view")
+    page.wait_for_function("window.scrollY === 0")

@@ -1,7 +1,7 @@
 // The room lobby: the code to share, the seats, bots, the rules in force, start.
-import { h, toast } from "./dom.js";
+import { clearErrors, h, toast } from "./dom.js";
 import { robot } from "./icons.js";
-import { t } from "./i18n.js";
+import { latinDigits, num, t } from "./i18n.js";
 import {
   OPTION_ORDER,
   defaultLevel,
@@ -173,7 +173,7 @@ function rulesPanel(ctx, editable) {
   const draft = (ctx.ui.ruleDraft ||= {});
   const remember = (k) => (e) => {
     const el = e.target;
-    draft[k] = el.type === "checkbox" ? el.checked : el.type === "number" ? Number(el.value) : el.value;
+    draft[k] = el.type === "checkbox" ? el.checked : el.value; // numbers are read at apply
     if (k === "bam") {
       // The failed-bam penalty only means something with bam.
       const failed = document.getElementById("opt-failed_bam");
@@ -187,6 +187,8 @@ function rulesPanel(ctx, editable) {
     let input;
     if (typeof value === "boolean" || info.type === "boolean") {
       input = h("input", { type: "checkbox", id: `opt-${k}`, checked: Boolean(value), onchange: remember(k) });
+      // The box right by its own words (a grid of two columns put it by the next option's).
+      return h("label.opt.check", { for: `opt-${k}` }, input, h("span", {}, optionLabel(k)));
     } else if (info.choices || info.type === "choice") {
       input = h(
         "select",
@@ -194,17 +196,42 @@ function rulesPanel(ctx, editable) {
         (info.choices || [value]).map((c) => h("option", { value: c, selected: c === value }, optionValue(c))),
       );
     } else {
-      input = h("input", { type: "number", id: `opt-${k}`, value, min: info.min ?? 1, step: 1, inputmode: "numeric", oninput: remember(k) });
+      // Text, not type=number: a number field cannot show Persian digits, and a Persian
+      // keyboard types them; they are read back with latinDigits.
+      input = h("input.num", { type: "text", id: `opt-${k}`, value: typeof value === "number" ? num(value) : value, inputmode: "numeric", autocomplete: "off", size: 5, oninput: remember(k) });
     }
     inputs[k] = input;
     return h("label.opt", { for: `opt-${k}` }, h("span", {}, optionLabel(k)), input);
   });
   const apply = async () => {
+    clearErrors();
     const rules = {};
-    for (const [k, v] of Object.entries(draft)) if (v !== current[k]) rules[k] = v;
+    for (const [k, v] of Object.entries(draft)) {
+      const value = typeof v === "string" && typeof current[k] === "number" ? readNumber(k, v) : v;
+      if (value === null) return; // said which field, and why
+      if (value !== current[k]) rules[k] = value;
+    }
     if (!Object.keys(rules).length) return;
     const reply = await command("set_rules", { options: rules });
-    if (reply?.type === "ack") ctx.ui.ruleDraft = {};
+    if (reply?.type === "ack") {
+      ctx.ui.ruleDraft = {};
+      toast(t("options_applied"));
+    }
+  };
+  /** A number typed for option ``k`` (any digits), or null after saying what is wrong. */
+  const readNumber = (k, text) => {
+    const info = (meta.options || []).find((o) => o.name === k) || {};
+    const seconds = info.type === "seconds" || k.endsWith("_seconds");
+    const value = Number(latinDigits(text).trim().replace("٫", "."));
+    const low = seconds ? 1 : info.min ?? 1;
+    const high = info.max ?? null;
+    if (!text.trim() || !Number.isInteger(value) || value < low || (high !== null && value > high)) {
+      const said = high === null ? "option_bad_number" : "option_bad_number_range";
+      toast(t(said, { name: optionLabel(k), min: low, max: high ?? 0 }), "error");
+      document.getElementById(`opt-${k}`)?.focus();
+      return null;
+    }
+    return value;
   };
   return h(
     "div.panel.rules-edit",

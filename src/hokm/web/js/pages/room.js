@@ -127,6 +127,9 @@ export async function render(main, [rawCode]) {
     const status = store.table.status;
     const atTable = game && status !== "lobby" && status !== "closed";
     if (atTable && Number.isInteger(store.mySeat)) rememberRoom(code);
+    // From the lobby (perhaps scrolled down to the options) to the table: show its top.
+    const toTable = atTable && ui.drawnAtTable === false;
+    ui.drawnAtTable = Boolean(atTable);
     const body = atTable ? renderTable(ctx) : renderLobby(ctx);
     patch(
       main,
@@ -139,6 +142,7 @@ export async function render(main, [rawCode]) {
       ),
     );
     restoreFocus(key);
+    if (toTable) window.scrollTo(0, 0);
     if (conn) updateCountdowns(main, store, conn.serverNow());
   }
 

@@ -62,8 +62,17 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     pages[3].fill("#name", names[3])
     pages[3].click("#join")
     pages[3].wait_for_selector(".lobby")
+    # A joiner is asked to take a seat; the owner hears who came and sees them waiting.
+    assert "نشستن" in pages[1].inner_text("#choose-seat")
+    pages[0].locator(".toast", has_text="Bita").first.wait_for()
+    pages[0].wait_for_function(
+        "['Bita', 'Cyrus', 'Dara'].every(n => "
+        "document.querySelector('#unseated')?.innerText.includes(n))"
+    )
     for seat, page in enumerate(pages[1:], start=1):
         sit(page, seat)
+    assert pages[1].locator("#choose-seat").count() == 0
+    pages[0].wait_for_selector("#unseated", state="detached")
     pages[0].wait_for_function("window.hokmStore.table.seats.every(s => s.kind === 'human')")
     shot(pages[1], "phone-lobby-full")
     # Only the owner may start.

@@ -33,6 +33,8 @@ export function renderLobby(ctx) {
   const running = table.status === "playing" || table.status === "paused";
   const filled = table.seats.every((s) => s.kind !== "empty");
   const link = shareLink(store.code);
+  const seated = new Set(table.seats.map((s) => s.player_id).filter(Boolean));
+  const unseated = (table.members || []).filter((m) => !seated.has(m.player));
 
   const copy = async () => {
     try {
@@ -62,6 +64,12 @@ export function renderLobby(ctx) {
     ui.spectator ? h("p.note", {}, t("spectating")) : null,
     !ui.spectator && filled && (store.mySeat === null || store.mySeat === undefined)
       ? h("p.note#seats-full", {}, t("seats_full"))
+      : null,
+    !ui.spectator && !filled && !running && (store.mySeat === null || store.mySeat === undefined)
+      ? h("p.note.call#choose-seat", { role: "status" }, t("choose_seat"))
+      : null,
+    unseated.length
+      ? h("p.small#unseated", {}, t("in_room_no_seat"), " ", unseated.map((m) => m.name).join(t("list_sep")))
       : null,
     h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
     h(

@@ -139,10 +139,15 @@ export class RoomStore {
         return null;
       }
       case "member_joined":
-      case "member_renamed":
+      case "member_renamed": {
         for (const seat of seats) if (seat.player_id === ev.player) seat.name = ev.name;
+        const members = (table.members || []).filter((m) => m.player !== ev.player);
+        const was = (table.members || []).find((m) => m.player === ev.player);
+        table.members = [...members, { ...(was || { connected: true, seat: null }), player: ev.player, name: ev.name }];
         return null;
+      }
       case "member_left":
+        table.members = (table.members || []).filter((m) => m.player !== ev.player);
         return null;
       case "presence":
         for (const seat of seats) if (seat.player_id && seat.player_id === ev.player) seat.connected = ev.connected;

@@ -202,6 +202,9 @@ export async function render(main, [rawCode]) {
     if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }));
     else if (ev.kind === "reconnected" || ev.kind === "back") toast(t("player_back", { name }));
     else if (ev.kind === "paused") toast(t("game_paused"));
+    else if (ev.kind === "member_joined" && ev.player !== store.you?.player_id) {
+      if (store.table?.status !== "playing") toast(t("member_joined", { name: ev.name }));
+    }
     else if (ev.kind === "timeout" && ev.seat === store.mySeat) {
       // The store has not applied the move yet: the phase is the decision that timed out.
       toast(t(store.game?.phase === "trump" ? "you_timeout_trump" : "you_timeout_card"), "error");

@@ -165,7 +165,7 @@ export function renderChat(ctx) {
           announce,
           h("p.small.chat-mode#chat-mode", {}, restricted ? t("chat_presets_only") : t("chat_free")),
           presets,
-          form,
+          restricted ? null : form, // during a hand only phrases and emoji are delivered
           ui.chatError ? h("p.chat-error#chat-error", { role: "alert" }, ui.chatError) : null,
         )
       : null,

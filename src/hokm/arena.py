@@ -19,9 +19,11 @@ True
 
 from __future__ import annotations
 
+import inspect
 import math
 import statistics
 import time
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -185,21 +187,59 @@ def bot_factory(spec: str) -> BotFactory:
     if name not in _CLASSES:
         raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(_CLASSES)}")
     cls = _CLASSES[name]()
+    kinds = _option_kinds(cls)
     kwargs: dict[str, object] = {}
     for item in filter(None, opts.split(",")):
         key, eq, value = item.partition("=")
+        key = key.strip()
         if not eq:
             raise ValueError(f"bot option {item!r} is not key=value")
-        kwargs[key.strip()] = _parse_value(value.strip())
+        if key == "seed":
+            raise ValueError("a bot's seed comes from --seed, not from an option")
+        if key not in kinds:
+            known = ", ".join(kinds) or "none"
+            raise ValueError(f"bot {name!r} has no option {key!r} (its options: {known})")
+        kwargs[key] = _checked(name, key, kinds[key], _parse_value(value.strip()))
 
     def make(seed: str) -> Bot:
         return cls(seed=seed, **kwargs)
 
     try:
         make("check")
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise ValueError(f"bad options for bot {name!r}: {exc}") from exc
     return make
+
+
+def _option_kinds(cls: type[Bot]) -> dict[str, set[type]]:
+    """The keyword options of a bot class (all but ``seed``) and the types each accepts."""
+    hints = typing.get_type_hints(cls.__init__)
+    kinds: dict[str, set[type]] = {}
+    for param in inspect.signature(cls.__init__).parameters.values():
+        if param.kind is not param.KEYWORD_ONLY or param.name == "seed":
+            continue
+        hint = hints.get(param.name, object)
+        args = typing.get_args(hint) or (hint,)
+        kinds[param.name] = {a for a in args if isinstance(a, type)}
+    return kinds
+
+
+def _checked(bot: str, key: str, kinds: set[type], value: object) -> object:
+    """``value`` as option ``key`` takes it (an int where a float is taken), or a clear error."""
+    if bool in kinds:
+        if not isinstance(value, bool):
+            raise ValueError(f"option {key!r} of bot {bot!r} is on or off, not {value!r}")
+        return value
+    if isinstance(value, bool):  # on/off for a number or a word
+        raise ValueError(f"option {key!r} of bot {bot!r} takes no on/off value")
+    if int in kinds and isinstance(value, int):
+        return value
+    if float in kinds and isinstance(value, int | float):
+        return float(value)
+    if str in kinds:
+        return str(value)
+    wanted = "a whole number" if int in kinds else "a number"
+    raise ValueError(f"option {key!r} of bot {bot!r} takes {wanted}, not {value!r}")
 
 
 # ---------------------------------------------------------------------- playing

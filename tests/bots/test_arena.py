@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import math
+import re
 
 import pytest
 
@@ -73,11 +74,36 @@ def test_wilson_and_mean_intervals() -> None:
 def test_bot_specs_are_checked() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         bot_factory("genius")
-    with pytest.raises(ValueError, match="bad options"):
+    with pytest.raises(ValueError, match="no option 'colour'.*lead_queen"):
         bot_factory("rule:colour=blue")
     with pytest.raises(ValueError, match="key=value"):
         bot_factory("rule:oops")
     assert bot_factory("rule:lead_queen=off")("s").lead_queen is False  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("search:margin=abc", "'margin' of bot 'search' takes a number, not 'abc'"),
+        ("rule:lead_queen=maybe", "'lead_queen' of bot 'rule' is on or off"),
+        ("rule:bam_samples=2.5", "takes a whole number, not 2.5"),
+        ("rule:bam_samples=on", "takes no on/off value"),
+        ("rule:seed=5", "seed comes from --seed"),
+        ("search:worlds=-1", "worlds must be at least 1"),
+        ("search:miss=2", "miss must be from 0 to 1"),
+        ("rule:trump_policy=best", "trump_policy must be one of longest, strength"),
+    ],
+)
+def test_bad_option_values_are_refused_with_the_reason(spec: str, said: str) -> None:
+    """Before any match is played, and never as a traceback from deep in a game."""
+    with pytest.raises(ValueError, match=re.escape(said)):
+        bot_factory(spec)
+
+
+def test_option_values_are_taken_as_their_type() -> None:
+    bot = bot_factory("search:margin=1,kot=yes,worlds=12")("s")
+    assert bot.margin == 1.0 and isinstance(bot.margin, float)  # type: ignore[attr-defined]
+    assert bot.kot is True and bot.worlds == 12  # type: ignore[attr-defined]
 
 
 def _args(**kw: object) -> argparse.Namespace:

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 
 from hokm.bots.base import CardBot, legal_cards_of
 from hokm.bots.knowledge import Knowledge, beats, current_winner
-from hokm.bots.trump import choose_trump_suit, wants_redeal
+from hokm.bots.trump import TRUMP_POLICIES, choose_trump_suit, wants_redeal
 from hokm.engine import Card, Rank, Seat, SeatView, Suit
 
 __all__ = ["RuleBot", "rule_card"]
@@ -60,6 +60,10 @@ class RuleBot(CardBot):
         redeal: bool = True,
     ) -> None:
         super().__init__(seed=seed)
+        if trump_policy not in TRUMP_POLICIES:
+            raise ValueError(f"trump_policy must be one of {', '.join(TRUMP_POLICIES)}")
+        if bam_samples < 1:
+            raise ValueError("bam_samples must be at least 1")
         self.trump_policy = trump_policy
         self.bam_samples = bam_samples
         self.lead_queen = lead_queen

@@ -163,6 +163,22 @@ class SearchBot(CardBot):
         near_target: bool = True,
     ) -> None:
         super().__init__(seed=seed)
+        checks = (
+            (worlds is None or worlds >= 1, "worlds must be at least 1"),
+            (world_scale > 0, "world_scale must be above 0"),
+            (margin >= 0, "margin must be at least 0"),
+            (exact_limit >= 0, "exact_limit must be at least 0"),
+            (work_budget >= 1, "work_budget must be at least 1"),
+            (min_t >= 0, "min_t must be at least 0"),
+            (infer >= 0, "infer must be at least 0"),
+            (0 <= miss <= 1, "miss must be from 0 to 1"),
+            (tries >= 1, "tries must be at least 1"),
+            (0 <= learned <= 13, "learned must be from 0 to 13 (tricks)"),
+            (learned_margin >= 0, "learned_margin must be at least 0"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
         self.worlds = worlds
         self.world_scale = world_scale
         self.margin = margin

@@ -61,8 +61,13 @@ class Interval:
     low: float
     high: float
 
-    def to_dict(self) -> dict[str, float]:
-        return {"mean": self.mean, "low": self.low, "high": self.high}
+    def to_dict(self) -> dict[str, float | None]:
+        """JSON data: a bound that is not known yet (one sample: ±infinity) is ``null``, as
+        JSON has no infinity."""
+        return {k: v if math.isfinite(v) else None for k, v in self.items()}
+
+    def items(self) -> list[tuple[str, float]]:
+        return [("mean", self.mean), ("low", self.low), ("high", self.high)]
 
 
 def mean_interval(values: list[float], *, z: float = 1.96) -> Interval:

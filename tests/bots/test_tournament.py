@@ -40,7 +40,7 @@ def test_a_tournament_refuses_too_few_repeated_or_unknown_bots_before_playing() 
         (["rule"], "at least two"),
         (["rule", "naive", "rule"], "once"),
         (["rule", "naive", "nobody"], "unknown bot"),
-        (["rule", "rule:no_such_option=1"], "bad options"),
+        (["rule", "rule:no_such_option=1"], "no option 'no_such_option'"),
     ):
         with pytest.raises(ValueError, match=message):
             run_tournament(bots, boards=2, seed="x", progress=lambda *a: calls.append(a))
@@ -63,8 +63,19 @@ def test_the_command_prints_the_table_and_standings_or_json() -> None:
     assert data["bots"] == ["random", "naive", "rule"] and data["boards_per_match"] == 12
     assert [m["boards"] for m in data["matches"]] == [12, 12, 12]
 
+    # One board: no interval yet, which strict JSON says as null (it has no Infinity).
+    out = io.StringIO()
+    one = ["tournament", "random", "naive", "--boards", "1", "--json", "--quiet"]
+    assert command.run(_parse(one), out=out, err=io.StringIO()) == 0
+    strict = json.loads(out.getvalue(), parse_constant=_no_constant)
+    assert strict["matches"][0]["net_points_per_board"]["low"] is None
+
     assert main(["tournament", "rule", "--boards", "2"]) == 2
     assert main(["tournament", "rule", "naive", "--boards", "0"]) == 2
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"not JSON: {name}")
 
 
 def _parse(argv: list[str]) -> object:

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         data["preset"] = args.preset
         data["clock"] = "cpu" if args.cpu_time else "wall"
         data["seconds"] = round(time.perf_counter() - shown.started, 3)
-        print(json.dumps(data, indent=2, ensure_ascii=False), file=out)
+        print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False), file=out)
     else:
         clock = "CPU time" if args.cpu_time else "wall clock"
         print(format_report(report, preset=args.preset, clock=clock), file=out)

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         data = report.to_dict()
         data["preset"] = args.preset
         data["seconds"] = round(time.perf_counter() - shown.started, 3)
-        print(json.dumps(data, indent=2, ensure_ascii=False), file=out)
+        print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False), file=out)
     else:
         print(format_tournament(report, preset=args.preset), file=out)
     return 0

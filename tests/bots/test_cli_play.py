@@ -33,7 +33,7 @@ def test_a_whole_game_played_by_the_auto_command_ends_with_a_winner() -> None:
     code, text = _run("a\n" * 400, target=2, preset="classic")
     assert code == 0
     assert "Game over:" in text
-    assert "Trump" in text and "hakem" in text and "Your hand:" in text
+    assert "Trick 1 · trump" in text and "hakem" in text and "Your hand:" in text
     assert any(symbol in text for symbol in "♠♥♦♣")
 
 
@@ -140,3 +140,16 @@ def test_an_interrupted_game_is_still_saved(tmp_path: Path) -> None:
     assert report["ok"] and not report["game_over"]
     assert sum(len(h["plays"]) for h in record["hands"]) >= 8
     assert [p.name for p in tmp_path.iterdir()] == ["interrupted.json"]  # no temp file left
+
+
+def test_the_trump_prompt_helps_without_choosing_and_quitting_is_asked_once_more() -> None:
+    """At the trump prompt h and ? only inform (once they named a suit); Persian suit names
+    are understood; a lone q asks before quitting (it may have meant a queen)."""
+    code, text = _run("h\n?\nr\nدل\nq\nn\nq\ny\n", seed="h2", level="easy", target=7)
+    assert code == 0
+    assert "Persian names too" in text and "the bot would name" in text
+    assert "a new deal cannot be asked for now" in text
+    assert text.count("You name trump:") == 1 and "You name trump: ♥ hearts" in text
+    assert text.count("Quit the game?") == 2 and text.rstrip().endswith("Goodbye.")
+    assert "Trick 1 · trump ♥" in text
+    assert max(len(line) for line in text.splitlines()) <= 80

@@ -3,7 +3,7 @@
 You sit South (seat 0); your partner is North (seat 2); East (seat 1, on your right) plays
 after you, West (seat 3) before you. Play a card by its notation (``QH``, ``10h``, ``q♥``) or
 by its number in your hand; ``a`` lets the bot play for you, ``?`` shows its suggestion,
-``h`` shows the help, ``q`` quits. With ``--record FILE`` the game (finished or not) is saved
+``h`` shows the help, ``q`` quits (after asking). With ``--record FILE`` the game (finished or not) is saved
 as a ``hokm-record/1`` file that ``hokm referee`` checks and ``hokm analyse`` judges.
 
     hokm play --level medium --preset classic --record game.json
@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Collection
 from typing import Any, TextIO
 
@@ -52,6 +53,15 @@ HELP = (
     "Commands: a card (QH, 10h, q♥) or its number in your hand (K, J or T alone: the one you "
     "can play) · a = the bot plays for you · ? = the bot's suggestion · h = help · q = quit"
 )
+TRUMP_HELP = (
+    "Name trump by its number, letter or symbol (1/S/♠ … 4/C/♣; Persian names too: پیک دل "
+    "خشت گشنیز) · a = the bot names it for you · ? = the bot's choice, without naming it · "
+    "q = quit"
+)
+WIDTH = 78  # lines are wrapped between words to fit an 80-column terminal
+#: the suits' Persian names (RULES.md §1), as a Persian player may type them
+PERSIAN_SUITS = {"پیک": Suit.SPADES, "دل": Suit.HEARTS, "خشت": Suit.DIAMONDS}
+PERSIAN_SUITS |= {"گشنیز": Suit.CLUBS, "خاج": Suit.CLUBS}
 
 
 class Quit(Exception):
@@ -148,10 +158,33 @@ class PlaySession:
 
     # ------------------------------------------------------------------ output and input
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+    def say(self, text: str = "", *, wrap: bool = False) -> None:
+        """Print a line; ``wrap``: between words, to fit an 80-column terminal."""
+        if wrap and len(text) > WIDTH:
+            indent = " " * (len(text) - len(text.lstrip()))
+            text = textwrap.fill(
+                text,
+                WIDTH,
+                subsequent_indent=indent + "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        print(text.rstrip(), file=self.out, flush=True)
 
     def ask(self, prompt: str) -> str:
+        while True:
+            text = self._line(prompt)
+            if text.lower() not in ("q", "quit", "exit"):
+                return text
+            # Asked once more: a lone Q may have meant a queen.
+            if self._line("Quit the game? y = quit, anything else = go on: ").lower() in (
+                "y",
+                "yes",
+                "q",
+            ):
+                raise Quit
+
+    def _line(self, prompt: str) -> str:
         print(prompt, end="", file=self.out, flush=True)
         line = self.inp.readline()
         if not line:
@@ -159,8 +192,6 @@ class PlaySession:
         text = line.strip()
         if not self.inp.isatty():
             print(text, file=self.out)  # echo piped input so the transcript reads well
-        if text.lower() in ("q", "quit", "exit"):
-            raise Quit
         return text
 
     # ------------------------------------------------------------------ the game
@@ -169,7 +200,7 @@ class PlaySession:
         game = self.game
         self.say(f"Hokm — you (South) and North against East and West; bots: {self.level}.")
         self.say(f"Rules: {self._rules_line()}   seed: {self.seed}")
-        self.say(HELP)
+        self.say(HELP, wrap=True)
         self._first_hakem()
         while not game.is_over:
             if game.phase is Phase.DEAL:
@@ -220,7 +251,7 @@ class PlaySession:
             shown = " ".join(
                 f"{NAMES[(draw.start + i) % 4]}:{c.pretty}" for i, c in enumerate(draw.cards)
             )
-            self.say(f"Ace draw: {shown}")
+            self.say(f"Ace draw: {shown}", wrap=True)
         else:
             game.apply(SetHakem.from_seed(self.seed))
         assert game.hakem is not None
@@ -259,9 +290,12 @@ class PlaySession:
             if game.phase is Phase.DEAL:
                 self.say("A player holds no trump: the cards are dealt again.")
         elif isinstance(action, RequestRedeal):
-            self.say(f"{NAMES[seat]} asks for a new deal (weak five).")
+            self.say(f"{NAMES[seat]} {_verb(seat, 'ask')} for a new deal (weak five).")
         elif isinstance(action, DecideBam):
-            self.say(f"{NAMES[seat]} {'goes on for bam!' if action.go else 'stops at the kot.'}")
+            if action.go:
+                self.say(f"{NAMES[seat]} {_verb(seat, 'go', 'goes')} on for bam!")
+            else:
+                self.say(f"{NAMES[seat]} {_verb(seat, 'stop')} at the kot.")
         elif isinstance(action, Play):
             self.say(f"  {NAMES[seat]} {_verb(seat, 'play')} {action.card.pretty}")
         if len(game.tricks) > tricks_before or len(game.hand_results) > hands:
@@ -312,17 +346,32 @@ class PlaySession:
         hint = self.helper.act(view)
         extra = ", r = ask for a new deal" if redeal else ""
         while True:
-            text = self.ask(f"Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣{extra}; a = bot's choice): ")
-            if text.lower() in ("a", "?"):
+            text = self.ask(
+                f"Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣{extra}; a = bot's choice, h = help): "
+            )
+            low = text.lower()
+            if low in ("h", "help"):
+                more = "; r = ask for a new deal (weak five)" if redeal else ""
+                self.say(TRUMP_HELP + more, wrap=True)
+                continue
+            if low == "?":
+                self.say(f"  the bot would {_describe(hint)}")
+                continue
+            if low == "a":
                 return hint
             if text in ("1", "2", "3", "4"):
                 return ChooseTrump(HUMAN, list(Suit)[int(text) - 1])
-            if redeal and text.lower() == "r":
-                return RequestRedeal(HUMAN)
+            if low == "r":
+                if redeal:
+                    return RequestRedeal(HUMAN)
+                self.say("  a new deal cannot be asked for now (only with a weak five)")
+                continue
+            if text in PERSIAN_SUITS:
+                return ChooseTrump(HUMAN, PERSIAN_SUITS[text])
             try:
                 return ChooseTrump(HUMAN, Suit.parse(text))
             except HokmError as exc:
-                self.say(f"  {exc}")
+                self.say(f"  {exc} (h for help)")
 
     def _ask_bam(self, view: SeatView) -> Action:
         hint = self.helper.decide_bam(view)
@@ -341,7 +390,7 @@ class PlaySession:
         while True:
             text = self.ask("Your card: ")
             if text.lower() in ("h", "help"):
-                self.say(HELP)
+                self.say(HELP, wrap=True)
                 continue
             if text in ("?", "a"):
                 card = self.helper.choose_card(view)
@@ -355,8 +404,11 @@ class PlaySession:
                 continue
             if card_or_error not in legal:
                 led = view.trick[0][1].suit
+                named = ""
+                if text.isdigit():  # a number is a place in the hand; say which card that is
+                    named = f"card {text} is {card_or_error.pretty}; "
                 self.say(
-                    f"  you must follow suit {led.symbol}: play one of "
+                    f"  {named}you must follow suit {led.symbol}: play one of "
                     f"{self._cards([c for c in view.hand if c in legal])}"
                 )
                 continue
@@ -371,9 +423,11 @@ class PlaySession:
         us, them = view.tricks_won
         self.say("")
         self.say(
-            f"Trump {trump.symbol} · hakem {NAMES[view.hakem]} · tricks you+North {us} – "
+            f"Trick {len(view.tricks) + 1} · trump {trump.symbol} · hakem {NAMES[view.hakem]} · "
+            f"tricks you+North {us} – "
             f"{them} East+West · score {view.score[0]}–{view.score[1]} "
-            f"(to {self.rules.target_points})"
+            f"(to {self.rules.target_points})",
+            wrap=True,
         )
         played = {seat: card for seat, card in view.trick}
         sizes = view.hand_sizes
@@ -382,9 +436,13 @@ class PlaySession:
             card = played.get(Seat(seat))
             return card.pretty if card is not None else "··"
 
-        self.say(f"              North ({sizes[2]:2d})  {slot(2)}")
-        self.say(f"  West ({sizes[3]:2d}) {slot(3):>4}          {slot(1):<4} East ({sizes[1]:2d})")
-        self.say(f"                   You  {slot(0)}")
+        # Each card next to its player, towards the middle of the table.
+        self.say(f"{'North (' + str(sizes[2]) + ')':^44}")
+        self.say(f"{slot(2):^44}")
+        west, east = f"West ({sizes[3]}) {slot(3):>3}", f"{slot(1):<3} East ({sizes[1]})"
+        self.say(f"{west:>20}    {east:<20}")
+        self.say(f"{slot(0):^44}")
+        self.say(f"{'You':^44}")
         if view.trick:
             winner, card = current_winner(view.trick, trump)
             self.say(
@@ -395,13 +453,25 @@ class PlaySession:
             f"{i}:{c.pretty}" if c in legal else f"({i}:{c.pretty})"
             for i, c in enumerate(view.hand, 1)
         ]
-        self.say("Your hand: " + "  ".join(shown))
+        self.say("Your hand: " + "  ".join(shown), wrap=True)
         if len(legal) < len(view.hand):
             self.say("           (cards in brackets cannot be played now)")
 
 
-def _verb(seat: Seat, verb: str) -> str:
-    return verb if seat == HUMAN else verb + "s"
+def _verb(seat: Seat, verb: str, third: str | None = None) -> str:
+    """``verb`` for You, its third person (``third``, else verb + s) for the other seats."""
+    if seat == HUMAN:
+        return verb
+    return third if third is not None else verb + "s"
+
+
+def _describe(action: Action) -> str:
+    """What a bot's trump-step action does, for the ``?`` hint."""
+    if isinstance(action, ChooseTrump):
+        return f"name {action.suit.symbol} {action.suit.name.lower()}"
+    if isinstance(action, RequestRedeal):
+        return "ask for a new deal"
+    return str(action)
 
 
 def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = ()) -> Card | str:

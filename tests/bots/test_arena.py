@@ -74,7 +74,7 @@ def test_wilson_and_mean_intervals() -> None:
 def test_bot_specs_are_checked() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         bot_factory("genius")
-    with pytest.raises(ValueError, match="no option 'colour'.*lead_queen"):
+    with pytest.raises(ValueError, match=r"no option 'colour'.*lead_queen"):
         bot_factory("rule:colour=blue")
     with pytest.raises(ValueError, match="key=value"):
         bot_factory("rule:oops")

@@ -3,8 +3,8 @@
 You sit South (seat 0); your partner is North (seat 2); East (seat 1, on your right) plays
 after you, West (seat 3) before you. Play a card by its notation (``QH``, ``10h``, ``q♥``) or
 by its number in your hand; ``a`` lets the bot play for you, ``?`` shows its suggestion,
-``h`` shows the help, ``q`` quits (after asking). With ``--record FILE`` the game (finished or not) is saved
-as a ``hokm-record/1`` file that ``hokm referee`` checks and ``hokm analyse`` judges.
+``h`` shows the help, ``q`` quits (after asking). With ``--record FILE`` the game (finished or
+not) is saved as a ``hokm-record/1`` file that ``hokm referee`` checks and ``hokm analyse`` judges.
 
     hokm play --level medium --preset classic --record game.json
 """

@@ -48,6 +48,19 @@ def test_a_players_own_cards_are_checked_against_the_seed(
     assert code == 1 and "cards DO NOT match" in out
 
 
+def test_cards_as_this_command_prints_them_are_read_and_a_non_card_is_unusable_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    deal = Deal.from_seed(SEED, Seat(1))
+    shown = " ".join(c.pretty for c in deal.hands[3])  # Q♠ 10♥ …, as the command prints
+    code, out, _ = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "3", "--cards", shown)
+    assert code == 0 and "cards match the seed" in out
+    code, out, err = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "3", "--cards", "ZZ")
+    assert code == 2 and "--cards: invalid card 'ZZ'" in err and "MISMATCH" not in out
+    code, _, err = run(capsys, "no-such-record.json")
+    assert code == 2 and "no-such-record.json: no such file" in err
+
+
 def test_json_output_carries_the_derived_deal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--seed", SEED, "--hakem", "0", "--json")
     data = json.loads(out)

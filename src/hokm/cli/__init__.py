@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
+import os
 import sys
 from collections.abc import Sequence
 
@@ -30,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hokm", description="Hokm (حکم): the Persian trick-taking card game."
     )
+    parser.add_argument("--version", action="version", version=f"hokm {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -53,7 +56,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``hokm … | head``): what is left to print goes nowhere, and
+        # Python's own flush at exit must not complain either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # as a shell reports a process ended by SIGPIPE
     return int(code or 0)
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("hokm")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a tree
+        return "unknown"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from hokm.engine import Deal, HokmError, Seat, seed_commitment, sort_hand
+from hokm.engine import Card, Deal, HokmError, Seat, seed_commitment, sort_hand
 from hokm.engine.records import DealCheck, check_deal, verify_record
 
 __all__ = ["register", "run"]
@@ -52,7 +52,12 @@ def run(args: argparse.Namespace) -> int:
         return _usage("--cards and --seat go together")
     if args.cards is not None and args.hakem is None:
         return _usage("--cards needs --hakem (the deal starts at the hakem)")
-    cards = None if args.cards is None else {args.seat: args.cards.replace(",", " ").split()}
+    cards = None
+    if args.cards is not None:
+        try:
+            cards = {args.seat: _card_list(args.cards)}
+        except HokmError as exc:
+            return _usage(f"--cards: {exc}")
     check = check_deal(args.seed, commitment=args.commitment, hakem=args.hakem, cards=cards)
     if args.json:
         data: dict[str, Any] = {"ok": check.ok, "checks": [check.to_dict()]}
@@ -74,6 +79,14 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if check.ok else EXIT_MISMATCH
 
 
+def _card_list(text: str) -> list[str]:
+    """Cards as typed or as this command prints them (``Q♠ 10♥``, ``QS,TH``), as notation;
+    a word that is no card raises."""
+    for symbol, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
+        text = text.replace(symbol, letter)
+    return [str(Card.parse(word)) for word in text.replace(",", " ").split()]
+
+
 def _usage(message: str) -> int:
     print(f"hokm verify: {message}", file=sys.stderr)
     return EXIT_INPUT
@@ -85,7 +98,14 @@ def _run_record(name: str, *, as_json: bool) -> int:
             data = json.load(handle)
         checks = verify_record(data)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        reason = str(exc) if isinstance(exc, HokmError) else f"cannot read {name}: {exc}"
+        if isinstance(exc, HokmError):
+            reason = str(exc)
+        elif isinstance(exc, FileNotFoundError):
+            reason = f"{name}: no such file"
+        elif isinstance(exc, IsADirectoryError):
+            reason = f"{name}: is a directory"
+        else:
+            reason = f"cannot read {name}: {exc}"
         if as_json:
             print(json.dumps({"ok": False, "error": reason}, ensure_ascii=False))
         return _usage(reason)

@@ -56,7 +56,11 @@ def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str
     parser.add_argument("--seed", default=seed, help=f"seed of the deals (default {seed!r})")
     parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
     parser.add_argument(
-        "--games", type=int, default=None, help="whole games per match (default boards/5)"
+        "--games",
+        type=int,
+        default=None,
+        help="whole games per match, played in pairs with the teams swapped (an odd number is "
+        "rounded up; default boards/5)",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -151,10 +155,15 @@ def format_report(
 ) -> str:
     """The human-readable report."""
     net, hands, games = report.net, report.hand_rate, report.game_rate
+    headline = (
+        f"match: {report.a} won {report.games_won} of {report.games} games to "
+        f"{report.rules.target_points}: {games.mean:.1%} [{games.low:.1%}, {games.high:.1%}]"
+        if report.games
+        else "match: no whole games played (--games 0)"
+    )
     lines = [
         f"{report.a} vs {report.b}   seed {report.seed!r}   preset {preset or 'default'}",
-        f"match: {report.a} won {report.games_won} of {report.games} games to "
-        f"{report.rules.target_points}: {games.mean:.1%} [{games.low:.1%}, {games.high:.1%}]",
+        headline,
         f"boards: {report.boards}   net points per board {net.mean:+.3f} "
         f"[{net.low:+.3f}, {net.high:+.3f}] (95% CI)",
         f"hands won: {report.hands_won}/{report.hands} = {hands.mean:.1%} "

@@ -106,7 +106,14 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
         if problem:
             print(f"hokm play: --record: cannot write {record!r} ({problem})", file=out)
             return 2
-    session = PlaySession(rules, level=args.level, seed=args.seed or new_seed(), inp=inp, out=out)
+    session = PlaySession(
+        rules,
+        level=args.level,
+        seed=args.seed or new_seed(),
+        inp=inp,
+        out=out,
+        preset=args.preset or "platform-a",
+    )
     code = 0
     try:
         session.play_game()
@@ -146,8 +153,18 @@ def _unwritable(path: str) -> str | None:
 class PlaySession:
     """One game between the terminal player (South) and three bots."""
 
-    def __init__(self, rules: RuleSet, *, level: str, seed: str, inp: TextIO, out: TextIO) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        level: str,
+        seed: str,
+        inp: TextIO,
+        out: TextIO,
+        preset: str | None = None,
+    ) -> None:
         self.rules = rules
+        self.preset = preset
         self.level = level
         self.seed = seed
         self.inp = inp
@@ -239,7 +256,8 @@ class PlaySession:
 
     def _rules_line(self) -> str:
         r = self.rules
-        name = r.preset_name() or "custom"
+        # A preset with another target is still that preset: the line says the target.
+        name = r.preset_name() or self.preset or "custom"
         bam = f"bam on ({r.failed_bam})" if r.bam else "no bam"
         return f"{name}, to {r.target_points}, kot {r.kot_points}/{r.hakem_kot_points}, {bam}"
 

@@ -186,11 +186,12 @@ def _bot_text(note: PlayNote) -> str:
     if note.bot_card is None:
         return ""
     card = Card.parse(note.bot_card).pretty
+    seeing = " The hard bot, seeing only this seat's cards,"
     if note.bot_card == note.card:
-        return " The hard bot, from this seat's view, plays it too."
-    if note.bot_avoids:
-        return f" The hard bot, from this seat's view, plays {card}: that avoids it."
-    return f" The hard bot, from this seat's view, plays {card}: a mistake too."
+        return f"{seeing} would play the same card."
+    if note.bot_avoids:  # not a mistake, though perhaps not one of the best cards either
+        return f"{seeing} would play {card} and avoid this mistake."
+    return f"{seeing} would play {card}: a mistake too."
 
 
 def _signed(points: int) -> str:

@@ -55,6 +55,7 @@ def test_json_output_is_one_line_per_file_in_order_and_the_worst_exit_code(
     assert code == 1
     reports = [json.loads(line) for line in out.splitlines()]
     assert [r["ok"] for r in reports] == [True, False, True]
+    assert [r["file"] for r in reports] == [good, broken, good]
     assert reports[1]["error"] == {
         "hand": 0,
         "play": 1,
@@ -117,7 +118,8 @@ def test_a_directory_is_unreadable_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = run(capsys, str(tmp_path))
-    assert code == 2 and "is a directory" in err and "cannot judge" in out
+    assert code == 2 and "is a directory" in out and "cannot judge" in out
+    assert err == ""  # said once, in the account itself
 
 
 @settings(max_examples=100, deadline=None)

@@ -57,9 +57,12 @@ def run(args: argparse.Namespace) -> int:
         for name in args.files:
             report, text, code = analyse_text(read_text(name), name=name, every=args.all)
             status = max(status, code)
-            print(json.dumps(report, ensure_ascii=False) if args.json else text, flush=True)
-            if code != EXIT_OK:
-                print(f"hokm analyse: {name}: {report['error']['reason']}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"file": name, **report}, ensure_ascii=False), flush=True)
+                if code != EXIT_OK:  # for a person watching a machine's output
+                    print(f"hokm analyse: {name}: {report['error']['reason']}", file=sys.stderr)
+            else:
+                print(text, flush=True)  # says the reason itself
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the interpreter's flush quiet
     return status

@@ -59,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
             report, text, code = judge_text(read_text(name), name=name)
             status = max(status, code)
             if args.json:
-                print(json.dumps(report, ensure_ascii=False), flush=True)
+                print(json.dumps({"file": name, **report}, ensure_ascii=False), flush=True)
+                if code == EXIT_MALFORMED:  # for a person watching a machine's output
+                    print(f"hokm referee: {name}: {report['error']['reason']}", file=sys.stderr)
             else:
-                print(text, flush=True)
-            if code == EXIT_MALFORMED:
-                print(f"hokm referee: {name}: {report['error']['reason']}", file=sys.stderr)
+                print(text, flush=True)  # says the reason itself
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the interpreter's flush quiet
     return status

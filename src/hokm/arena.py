@@ -231,6 +231,10 @@ def _option_kinds(cls: type[Bot]) -> dict[str, set[type]]:
 
 def _checked(bot: str, key: str, kinds: set[type], value: object) -> object:
     """``value`` as option ``key`` takes it (an int where a float is taken), or a clear error."""
+    if type(None) in kinds and isinstance(value, str) and value.lower() == "none":
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"option {key!r} of bot {bot!r} takes a finite number, not {value!r}")
     if bool in kinds:
         if not isinstance(value, bool):
             raise ValueError(f"option {key!r} of bot {bot!r} is on or off, not {value!r}")

@@ -179,6 +179,7 @@ async def test_two_people_waiting_alone_play_together_with_two_bots(live: Live) 
     quick = live.accounts.quick
     quick.clock = lambda: time.time() + 61
     try:
+        assert (await first.get("/api/quick/status")).json()["bots_offered"]  # still here
         taker = (await second.post("/api/quick/bots")).json()
         other = (await first.get("/api/quick/status")).json()
     finally:

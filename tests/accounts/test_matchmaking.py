@@ -91,18 +91,20 @@ def test_bots_are_offered_only_after_the_set_time_and_are_unrated() -> None:
 
 
 def test_people_offered_bots_too_come_along_as_partner_then_opponent() -> None:
-    """Who asks sits at seat 0; others offered bots too join, longest-waiting first (partner
-    opposite, then an opponent); who has waited less stays, who has gone is dropped."""
+    """Who asks sits at seat 0; others offered bots too and seen in the last 5 s join,
+    longest-waiting first (partner opposite, then an opponent); who has waited less or was not
+    seen just now stays queued, who has gone is dropped."""
     queue = QuickMatchQueue(MatchmakingConfig(bot_offer_seconds=60, stale_seconds=90))
     queue.join("e", 25, now=-100)  # has stopped asking for their status: gone
-    for player, rating in {"a": 25, "b": 40, "c": 10}.items():
+    for player, rating in {"a": 25, "b": 40, "c": 10, "f": 30}.items():
         queue.join(player, rating, now=0)
     queue.join("d", 25, now=30)  # bots not offered to d yet at 61
-    for player in "abcd":
-        queue.touch(player, now=55)
-    match = queue.play_with_bots("b", now=61)
+    for player in "acd":
+        queue.touch(player, now=58)
+    queue.touch("f", now=50)  # still queued, but not seen in the last 5 s: a frozen tab?
+    match = queue.play_with_bots("b", now=61)  # b itself last seen at 0: asking is being here
     assert match.players == ("b", "c", "a", None) and not match.rated
-    assert len(queue) == 1 and "d" in queue  # e was dropped
+    assert sorted(queue._entries) == ["d", "f"]  # e was dropped
 
 
 def test_join_twice_leave_and_unknown_players_are_refused() -> None:

@@ -92,6 +92,7 @@ def test_bot_specs_are_checked() -> None:
         ("search:worlds=-1", "worlds must be at least 1"),
         ("search:miss=2", "miss must be from 0 to 1"),
         ("rule:trump_policy=best", "trump_policy must be one of longest, strength"),
+        ("search:min_t=inf", "takes a finite number, not inf"),
     ],
 )
 def test_bad_option_values_are_refused_with_the_reason(spec: str, said: str) -> None:
@@ -104,6 +105,7 @@ def test_option_values_are_taken_as_their_type() -> None:
     bot = bot_factory("search:margin=1,kot=yes,worlds=12")("s")
     assert bot.margin == 1.0 and isinstance(bot.margin, float)  # type: ignore[attr-defined]
     assert bot.kot is True and bot.worlds == 12  # type: ignore[attr-defined]
+    assert bot_factory("search:worlds=none")("s").worlds is None  # type: ignore[attr-defined]
 
 
 def _args(**kw: object) -> argparse.Namespace:

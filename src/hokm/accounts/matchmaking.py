@@ -24,9 +24,11 @@ hokm.accounts.errors.InvalidInputError: bots are offered after 60 s of waiting; 
 >>> match.players, match.rated
 (('e', None, None, None), False)
 
-Two people waiting alone play together, partners against two bots, when one of them asks:
+Two people waiting alone (and still asking for their status) play together, partners
+against two bots, when one of them asks:
 
 >>> queue.join("g", 25.0, now=300.0); queue.join("h", 45.0, now=310.0)
+>>> queue.touch("g", now=368.0)
 >>> queue.play_with_bots("h", now=370.0).players
 ('h', None, 'g', None)
 
@@ -64,9 +66,13 @@ class MatchmakingConfig:
     # Long enough for a throttled background tab (the web client leaves the queue itself when
     # the player goes to another page).
     stale_seconds: float = 90.0
+    # Only players who asked for their status this recently (a page polls every 1–2 s) come
+    # along into another player's game with bots: a closed or frozen tab does not.
+    present_seconds: float = 5.0
 
     def __post_init__(self) -> None:
-        for name in ("base_gap", "widen_per_second", "bot_offer_seconds", "stale_seconds"):
+        names = ("base_gap", "widen_per_second", "bot_offer_seconds", "stale_seconds")
+        for name in (*names, "present_seconds"):
             value = getattr(self, name)
             if not value >= 0:
                 raise InvalidInputError(f"{name} must be ≥ 0, not {value!r}")
@@ -178,8 +184,9 @@ class QuickMatchQueue:
         in the empty seats.
 
         Up to three other waiting players to whom bots are offered too (they have waited as
-        long, and are still there) come along, longest-waiting first, so that two people
-        waiting alone play together rather than each with three bots. The player sits at
+        long, and asked for their status in the last ``present_seconds``) come along,
+        longest-waiting first, so that two people waiting alone play together rather than each
+        with three bots (the page says so while bots are offered). The player sits at
         seat 0, a second person opposite as partner (seat 2), a third at seat 1.
         """
         entry = self._entry(player)
@@ -189,12 +196,15 @@ class QuickMatchQueue:
                 f"bots are offered after {self.config.bot_offer_seconds:g} s of waiting; "
                 f"{math.ceil(left)} s to go"
             )
+        entry.seen = max(entry.seen, now)  # asking is being here
         self.drop_gone(now=now)
         others = sorted(
             (
                 e
                 for e in self._entries.values()
-                if e.player != player and now - e.joined >= self.config.bot_offer_seconds
+                if e.player != player
+                and now - e.joined >= self.config.bot_offer_seconds
+                and now - e.seen <= self.config.present_seconds
             ),
             key=lambda e: e.order,
         )[:3]

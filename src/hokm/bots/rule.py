@@ -62,8 +62,8 @@ class RuleBot(CardBot):
         super().__init__(seed=seed)
         if trump_policy not in TRUMP_POLICIES:
             raise ValueError(f"trump_policy must be one of {', '.join(TRUMP_POLICIES)}")
-        if bam_samples < 1:
-            raise ValueError("bam_samples must be at least 1")
+        if bam_samples < 0:  # 0: never go on for bam (the roll-outs' own bots)
+            raise ValueError("bam_samples must be at least 0")
         self.trump_policy = trump_policy
         self.bam_samples = bam_samples
         self.lead_queen = lead_queen

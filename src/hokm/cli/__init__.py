@@ -10,6 +10,7 @@ import argparse
 import importlib
 import importlib.metadata
 import os
+import select
 import sys
 from collections.abc import Sequence
 
@@ -57,12 +58,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # The reader went away (``hokm … | head``): what is left to print goes nowhere, and
-        # Python's own flush at exit must not complain either.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        if not _stdout_closed():
+            raise  # another pipe (a socket, a worker) broke: not the reader going away
         return 141  # as a shell reports a process ended by SIGPIPE
     return int(code or 0)
+
+
+def _stdout_closed() -> bool:
+    """True if standard output's reader went away (``hokm … | head``); then what is left to
+    print goes nowhere, and Python's own flush at exit does not complain either."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # no file descriptor (called in-process)
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    if not any(events & select.POLLERR for _, events in poller.poll(0)):
+        return False  # the reader is still there: the broken pipe was another one
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    return True
 
 
 def _version() -> str:

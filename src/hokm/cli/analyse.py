@@ -59,10 +59,12 @@ def run(args: argparse.Namespace) -> int:
             status = max(status, code)
             if args.json:
                 print(json.dumps({"file": name, **report}, ensure_ascii=False), flush=True)
-                if code != EXIT_OK:  # for a person watching a machine's output
-                    print(f"hokm analyse: {name}: {report['error']['reason']}", file=sys.stderr)
             else:
                 print(text, flush=True)  # says the reason itself
+            # Said on standard error too when standard output is not the terminal (JSON for a
+            # machine, or the account going to a file), so a person still sees it.
+            if code != EXIT_OK and (args.json or not sys.stdout.isatty()):
+                print(f"hokm analyse: {name}: {report['error']['reason']}", file=sys.stderr)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the interpreter's flush quiet
     return status

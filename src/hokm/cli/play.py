@@ -384,8 +384,9 @@ class PlaySession:
                     return RequestRedeal(HUMAN)
                 self.say("  a new deal cannot be asked for now (only with a weak five)")
                 continue
-            if text in PERSIAN_SUITS:
-                return ChooseTrump(HUMAN, PERSIAN_SUITS[text])
+            persian = text.replace("ي", "ی").replace("ك", "ک")  # an Arabic keyboard's letters
+            if persian in PERSIAN_SUITS:
+                return ChooseTrump(HUMAN, PERSIAN_SUITS[persian])
             try:
                 return ChooseTrump(HUMAN, Suit.parse(text))
             except HokmError as exc:
@@ -440,12 +441,10 @@ class PlaySession:
         trump = view.trump
         us, them = view.tricks_won
         self.say("")
+        self.say(f"Trick {len(view.tricks) + 1} · trump {trump.symbol} · hakem {NAMES[view.hakem]}")
         self.say(
-            f"Trick {len(view.tricks) + 1} · trump {trump.symbol} · hakem {NAMES[view.hakem]} · "
-            f"tricks you+North {us} – "
-            f"{them} East+West · score {view.score[0]}–{view.score[1]} "
-            f"(to {self.rules.target_points})",
-            wrap=True,
+            f"tricks you+North {us} – {them} East+West · score {view.score[0]}–{view.score[1]} "
+            f"(to {self.rules.target_points})"
         )
         played = {seat: card for seat, card in view.trick}
         sizes = view.hand_sizes

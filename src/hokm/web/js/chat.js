@@ -48,7 +48,9 @@ export function renderChat(ctx) {
     ctx.redraw();
     // Keep the keyboard where it was: on the way to hear them again, or back at the input
     // (the redrawn log could otherwise leave the focus on the next player's mute button).
-    const next = on ? document.querySelector(`.unmute-btn[data-player="${CSS.escape(player)}"]`) : document.getElementById("chat-input");
+    // (During a hand there is no text box: the first phrase instead.)
+    const input = document.getElementById("chat-input") || document.querySelector(".phrase-btn") || document.getElementById("chat-toggle");
+    const next = on ? document.querySelector(`.unmute-btn[data-player="${CSS.escape(player)}"]`) : input;
     next?.focus();
   };
   // New messages are announced from a hidden live region that holds the newest message only:

@@ -34,7 +34,9 @@ export function renderLobby(ctx) {
   const filled = table.seats.every((s) => s.kind !== "empty");
   const link = shareLink(store.code);
   const seated = new Set(table.seats.map((s) => s.player_id).filter(Boolean));
-  const unseated = (table.members || []).filter((m) => !seated.has(m.player));
+  // Who is here (connected) without a seat, the viewer apart: for the owner to see who waits.
+  const me = store.you?.player_id;
+  const unseated = (table.members || []).filter((m) => !seated.has(m.player) && m.connected !== false && m.player !== me);
 
   const copy = async () => {
     try {
@@ -232,13 +234,18 @@ function rulesPanel(ctx, editable) {
     const seconds = info.type === "seconds" || k.endsWith("_seconds");
     const value = Number(latinDigits(text).trim().replace("٫", "."));
     const low = seconds ? 1 : info.min ?? 1;
-    const high = info.max ?? null;
-    if (!text.trim() || !Number.isInteger(value) || value < low || (high !== null && value > high)) {
-      const said = high === null ? "option_bad_number" : "option_bad_number_range";
+    const high = seconds ? info.max ?? 86400 : info.max ?? null;
+    const field = document.getElementById(`opt-${k}`);
+    // Seconds may have a fraction (۱٫۵); every other option is a whole number.
+    const shape = seconds ? Number.isFinite(value) : Number.isInteger(value);
+    if (!text.trim() || !shape || value < low || (high !== null && value > high)) {
+      const said = seconds ? "option_bad_seconds" : high === null ? "option_bad_number" : "option_bad_number_range";
       toast(t(said, { name: optionLabel(k), min: low, max: high ?? 0 }), "error");
-      document.getElementById(`opt-${k}`)?.focus();
+      field?.setAttribute("aria-invalid", "true");
+      field?.focus();
       return null;
     }
+    field?.removeAttribute("aria-invalid");
     return value;
   };
   return h(

@@ -39,6 +39,14 @@ export function rememberRoom(code) {
   }
 }
 
+export function forgetRoom() {
+  try {
+    localStorage.removeItem(ROOM_KEY);
+  } catch {
+    /* ignore */
+  }
+}
+
 export function rememberedRoom() {
   try {
     return localStorage.getItem(ROOM_KEY) || "";

@@ -151,6 +151,7 @@ export class RoomStore {
         return null;
       case "presence":
         for (const seat of seats) if (seat.player_id && seat.player_id === ev.player) seat.connected = ev.connected;
+        table.members = (table.members || []).map((m) => (m.player === ev.player ? { ...m, connected: ev.connected } : m));
         if (ev.connected) table.grace = (table.grace || []).filter((g) => g.player !== ev.player);
         return null;
       case "player_away":

@@ -1,7 +1,7 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { clearErrors, h, patch, toast } from "../dom.js";
 import { num, roomCode, t } from "../i18n.js";
-import { api, ensureGuest, forgetToken, offers, rememberedRoom, savedName, savedToken, saveName } from "../net.js";
+import { api, ensureGuest, forgetRoom, forgetToken, offers, rememberedRoom, savedName, savedToken, saveName } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
 export async function render(main) {
@@ -73,7 +73,7 @@ export async function render(main) {
 
   // ---- quick match (needs an account on the server's side)
   // The queue lives on this page: the player is waiting only while they can see it.
-  const followQuick = (status) => {
+  const followQuick = (status, { asked = false } = {}) => {
     // The page was left while a request was out: a match still takes the player to their
     // table (better than a seat a bot plays for them), anything else leaves the queue.
     if (!state.alive && status?.state !== "matched") {
@@ -86,11 +86,24 @@ export async function render(main) {
     state.quick = status;
     if (status?.state === "matched" && status.code) {
       stopPoll();
+      // Another waiting player chose bots and took this one along: say why it is unrated.
+      if (!asked && status.rated === false) toast(t("quick_taken_along"));
       location.hash = `#/room/${status.code}`;
       return;
     }
     if (status?.state !== "waiting") stopPoll();
     draw();
+  };
+  /** After a refusal that says the player is no longer queued: a match may have taken them
+   * (another player chose bots); follow it, or say the refusal. */
+  const notQueued = async (err) => {
+    if (err?.code !== "not_queued") throw err;
+    const status = await api("/api/quick/status").catch(() => null);
+    if (status?.state === "matched" && status.code) {
+      followQuick(status);
+      return true;
+    }
+    throw err;
   };
   const stopPoll = () => {
     clearInterval(poll);
@@ -126,7 +139,11 @@ export async function render(main) {
    * last look), go to that table instead: joining cleared any older match, so it is this
    * wait's. Returns true if the player was sent to a table. */
   const leaveQueue = async ({ keepalive = false } = {}) => {
-    await api("/api/quick/leave", { method: "POST", body: {}, keepalive });
+    try {
+      await api("/api/quick/leave", { method: "POST", body: {}, keepalive });
+    } catch (err) {
+      if (err?.code !== "not_queued") throw err; // not queued: matched meanwhile, or dropped
+    }
     const status = await api("/api/quick/status").catch(() => null);
     if (status?.state === "matched" && status.code) {
       toast(t("quick_found"));
@@ -148,8 +165,14 @@ export async function render(main) {
     if (!sent) draw();
   });
   const quickBots = guarded(async () => {
-    const data = await api("/api/quick/bots", { method: "POST", body: {} });
-    followQuick({ state: "matched", ...data, code: data.code ?? data.room });
+    let data;
+    try {
+      data = await api("/api/quick/bots", { method: "POST", body: {} });
+    } catch (err) {
+      await notQueued(err); // both pressed at once: the other's game has this player in it
+      return;
+    }
+    followQuick({ state: "matched", ...data, code: data.code ?? data.room }, { asked: true });
   });
 
   // ---- accounts
@@ -401,6 +424,7 @@ export async function render(main) {
     let me = state.account?.player?.id;
     if (!me && savedToken()) me = (await api("/api/me").catch(() => null))?.player?.id;
     if (me && (await seatedInGame(code, me))) state.roomGame = code;
+    else forgetRoom(); // that game is over (or not this player's): not asked about again
   }
   async function seatedInGame(code, me) {
     const room = await api(`/api/rooms/${encodeURIComponent(code)}`).catch(() => null);

@@ -207,7 +207,8 @@ export async function render(main, [rawCode]) {
     }
     else if (ev.kind === "timeout" && ev.seat === store.mySeat) {
       // The store has not applied the move yet: the phase is the decision that timed out.
-      toast(t(store.game?.phase === "trump" ? "you_timeout_trump" : "you_timeout_card"), "error");
+      const phase = store.game?.phase;
+      toast(t(phase === "trump" ? "you_timeout_trump" : phase === "bam" ? "you_timeout_bam" : "you_timeout_card"), "error");
     } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
     else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
     else if (ev.kind === "grace_warning") {

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hokm.analysis import GameAnalysis, HandAnalysis, PlayNote, RecordBrokenError, analyse
-from hokm.cli.referee import UnreadableError, load_json, read_text
+from hokm.cli.referee import UnreadableError, error_place, load_json, read_text
 from hokm.engine import Card, HokmError, Suit
 from hokm.engine.records import RESULT_NAMES
 
@@ -79,7 +79,10 @@ def analyse_text(
         analysis = analyse(data)
     except RecordBrokenError as exc:
         report = {"ok": False, "error": exc.error}
-        return report, f"{name}: not analysed: the record breaks a rule: {exc}", EXIT_BROKEN
+        place = error_place(exc.error)
+        where = f" at {place}" if place else ""
+        text = f"{name}: not analysed: the record breaks a rule{where}: {exc}"
+        return report, text, EXIT_BROKEN
     except (UnreadableError, HokmError, RecursionError) as exc:
         return _malformed(name, str(exc))
     except Exception as exc:  # like the referee: never a traceback

@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from hokm.engine import Card, Game, HokmError, RuleSet, Seat
@@ -29,6 +30,7 @@ from hokm.engine.records import RESULT_NAMES, Verdict, referee
 __all__ = [
     "UnreadableError",
     "describe",
+    "error_place",
     "judge_text",
     "load_json",
     "read_text",
@@ -253,19 +255,24 @@ def _in_progress_text(game: Game) -> list[str]:
     else:
         table = ", ".join(_seat_card(s, c) for s, c in game.current_trick) or "none"
         lines[0] += (
-            f": {len(game.tricks)} tricks played "
+            f": {len(game.tricks)} trick{'' if len(game.tricks) == 1 else 's'} played "
             f"({game.tricks_won[0]}–{game.tricks_won[1]}); on the table: {table}."
         )
     return lines
 
 
 def _error_text(error: dict[str, Any]) -> str:
-    where = [f"hand {error['hand'] + 1}"] if error["hand"] is not None else []
-    if error["play"] is not None:
-        where.append(f"play {error['play'] + 1}")
-    if error["seat"] is not None:
-        where.append(f"seat {error['seat']}")
-    if error["card"] is not None:
-        where.append(f"card {error['card']}")
-    place = ", ".join(where)
+    place = error_place(error)
     return f"INVALID{' at ' + place if place else ''}: {error['reason']}."
+
+
+def error_place(error: Mapping[str, Any]) -> str:
+    """Where a referee's error is, counted from 1 as people do: ``hand 2, play 6, seat 1``."""
+    where = [f"hand {error['hand'] + 1}"] if error.get("hand") is not None else []
+    if error.get("play") is not None:
+        where.append(f"play {error['play'] + 1}")
+    if error.get("seat") is not None:
+        where.append(f"seat {error['seat']}")
+    if error.get("card") is not None:
+        where.append(f"card {error['card']}")
+    return ", ".join(where)

@@ -46,6 +46,7 @@ async def test_register_sets_an_httponly_samesite_session_cookie(live: Live) -> 
         profile = (await http.get("/api/accounts/me")).json()
         assert profile["username"] == "Sara"
         assert profile["rating"] == 0 and profile["provisional"] is True
+        assert profile["provisional_games_left"] == 10
         assert profile["tier"]["name"] == "Newcomer" and profile["tier"]["persian"] == "تازه‌وارد"
         assert (profile["points"], profile["games_played"], profile["games_won"]) == (0, 0, 0)
 

@@ -136,6 +136,8 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.goto("/#/profile")
     page.wait_for_selector("#profile")
     assert "parisa_web" in page.inner_text("#profile")
+    # A new account's rating of 0 says why: provisional, settling after 10 rated games.
+    assert "موقت؛ پس از ۱۰ بازی رتبه‌ای دیگر" in page.inner_text("#profile")
     shot(page, "phone-profile")
     # Going to play something else while waiting leaves the queue (a match would otherwise
     # seat the player, unseen, in a rated game and count them as a leaver).

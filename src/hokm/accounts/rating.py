@@ -112,6 +112,7 @@ class Rating:
             "sigma": round(self.sigma, 3),
             "rated_games": self.games,
             "provisional": self.is_provisional,
+            "provisional_games_left": max(0, PROVISIONAL_GAMES - self.games),
             "tier": self.tier.to_dict(),
         }
 

@@ -116,11 +116,17 @@ export async function render(main, params, path) {
     );
   }
 
+  /** "provisional: 7 more rated games" — a new account's rating starts at 0 and settles. */
+  function provisionalText(p) {
+    const left = p.provisional_games_left;
+    return typeof left === "number" && left > 0 ? t("provisional_left", { n: left }) : t("provisional");
+  }
+
   function profile(p) {
     const rows = [
       [t("player"), p.player?.name ?? p.name],
       [t("username"), p.username],
-      [t("rating"), p.rating !== undefined ? `${num(Math.round(p.rating))}${p.provisional ? ` (${t("provisional")})` : ""}` : null],
+      [t("rating"), p.rating !== undefined ? `${num(Math.round(p.rating))}${p.provisional ? ` (${provisionalText(p)})` : ""}` : null],
       [t("tier"), tierName(p.tier)],
       [t("points"), p.points !== undefined ? num(p.points) : null],
       [t("games_played"), p.games_played !== undefined ? num(p.games_played) : null],

@@ -153,3 +153,8 @@ def test_the_trump_prompt_helps_without_choosing_and_quitting_is_asked_once_more
     assert text.count("Quit the game?") == 2 and text.rstrip().endswith("Goodbye.")
     assert "Trick 1 · trump ♥" in text
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_a_redeal_for_a_player_without_trump_names_that_player() -> None:
+    code, text = _run("a\n" * 600, seed="nt5", level="easy", preset="classic", target=3)
+    assert code == 0 and "West holds no trump: the cards are dealt again." in text

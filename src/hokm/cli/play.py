@@ -43,6 +43,7 @@ from hokm.engine import (
     new_seed,
     view_of,
 )
+from hokm.engine.events import Redealt
 from hokm.engine.records import record_from_game
 
 __all__ = ["PlaySession", "register", "run"]
@@ -295,8 +296,12 @@ class PlaySession:
         action = self._human(view) if seat == HUMAN else self.bots[seat].act(view)
         before = len(game.tricks)
         hands = len(game.hand_results)
-        game.apply(action)
+        events = game.apply(action)
         self._narrate(seat, action, before, hands)
+        for event in events:
+            if isinstance(event, Redealt) and event.reason == "no_trump" and event.seat is not None:
+                who = NAMES[int(event.seat)]
+                self.say(f"{who} {_verb(event.seat, 'hold')} no trump: the cards are dealt again.")
 
     def _narrate(self, seat: Seat, action: Action, tricks_before: int, hands: int) -> None:
         game = self.game
@@ -305,8 +310,6 @@ class PlaySession:
                 f"{NAMES[seat]} {_verb(seat, 'name')} trump: "
                 f"{action.suit.symbol} {action.suit.name.lower()}"
             )
-            if game.phase is Phase.DEAL:
-                self.say("A player holds no trump: the cards are dealt again.")
         elif isinstance(action, RequestRedeal):
             self.say(f"{NAMES[seat]} {_verb(seat, 'ask')} for a new deal (weak five).")
         elif isinstance(action, DecideBam):

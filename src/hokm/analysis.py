@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -215,11 +215,13 @@ def analyse(
     kot_nodes: int = KOT_NODES,
     max_hands: int | None = None,
     bot: str | None = BOT_LEVEL,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
     """Judge every play of a valid ``hokm-record/1`` double-dummy (module docs); with
     ``max_hands``, only the first that many hands (the report says ``truncated``). For each
     mistake the ``bot`` level (None: no bot) is asked what it plays from the seat's own view,
     which tells a mistake a player could have avoided from one only hindsight shows.
+    ``progress(done, total)`` is called before each hand and once at the end.
 
     Raises :class:`~hokm.engine.errors.InvalidRecordError` for input that is not a record and
     :class:`RecordBrokenError` for a record that breaks a rule (the referee's error).
@@ -240,12 +242,15 @@ def analyse(
     rules = verdict.game.rules
     hands: list[HandAnalysis] = []
     truncated = False
+    total = len(parsed.hands) if max_hands is None else min(max_hands, len(parsed.hands))
     for index, (hand, summary) in enumerate(
         zip(parsed.hands, verdict.report["hands"], strict=True)
     ):
         if max_hands is not None and index >= max_hands:
             truncated = True
             break
+        if progress is not None:
+            progress(index, total)
         if hand.trump is None or summary["hakem"] is None:
             continue  # dealt, trump not named yet: nothing was played
         judged = _analyse_hand(
@@ -267,6 +272,8 @@ def analyse(
                 tricks=(int(summary["tricks"][0]), int(summary["tricks"][1])),
             )
         )
+    if progress is not None:
+        progress(total, total)
     return GameAnalysis(tuple(hands), truncated)
 
 

@@ -206,10 +206,12 @@ def test_an_unfinished_game_is_analysed_up_to_its_last_play() -> None:
     game.choose_trump("S")
     for _ in range(10):
         game.play(game.legal_cards()[-1])
-    analysis = analyse(record_from_game(game))
+    calls: list[tuple[int, int]] = []
+    analysis = analyse(record_from_game(game), progress=lambda *a: calls.append(a))
     (hand,) = analysis.hands
     assert hand.result is None and hand.judged == 10
     assert sum(hand.tricks) == 2
+    assert calls == [(0, 1), (1, 1)]  # before the hand, then done
 
 
 def test_the_command_prints_mistakes_json_and_exit_statuses(

@@ -55,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
     try:
         for name in args.files:
-            report, text, code = analyse_text(read_text(name), name=name, every=args.all)
+            shown = _progress(name) if sys.stderr.isatty() else None
+            report, text, code = analyse_text(
+                read_text(name), name=name, every=args.all, progress=shown
+            )
             status = max(status, code)
             if args.json:
                 print(json.dumps({"file": name, **report}, ensure_ascii=False), flush=True)
@@ -70,13 +73,27 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _progress(name: str) -> Callable[[int, int], None]:
+    """A progress line on the terminal (standard error), wiped when the file is done."""
+
+    def show(done: int, total: int) -> None:
+        line = f"analysing {name}: hand {done + 1} of {total}…" if done < total else ""
+        print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
 def analyse_text(
-    source: str | Exception, *, name: str = "record", every: bool = False
+    source: str | Exception,
+    *,
+    name: str = "record",
+    every: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, Any], str, int]:
     """Analyse a record's text: the JSON report, the readable account, and the exit status."""
     try:
         data = load_json(source)
-        analysis = analyse(data)
+        analysis = analyse(data, progress=progress)
     except RecordBrokenError as exc:
         report = {"ok": False, "error": exc.error}
         place = error_place(exc.error)

@@ -216,6 +216,16 @@ def bot_factory(spec: str) -> BotFactory:
     return make
 
 
+_SAME = {"medium": "rule", "hard": "search"}
+
+
+def _canonical(spec: str) -> str:
+    """One spelling of a bot spec: ``medium:`` and ``rule`` are the same bot, options sorted."""
+    name, _, opts = spec.partition(":")
+    items = sorted(item.strip() for item in opts.split(",") if item.strip())
+    return ":".join([_SAME.get(name, name), *([",".join(items)] if items else [])])
+
+
 def _option_kinds(cls: type[Bot]) -> dict[str, set[type]]:
     """The keyword options of a bot class (all but ``seed``) and the types each accepts."""
     hints = typing.get_type_hints(cls.__init__)
@@ -494,9 +504,11 @@ def run_tournament(
     specs = list(bots)
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two bots")
-    if len(set(specs)) != len(specs):
+    same = {_canonical(spec) for spec in specs}
+    if len(same) != len(specs):
         raise ValueError(
-            "each bot may enter a tournament once (compare a bot with itself in hokm arena)"
+            "each bot may enter a tournament once (medium is rule and hard is search; compare "
+            "a bot with itself in hokm arena)"
         )
     for spec in specs:
         bot_factory(spec)  # a bad name or option is refused before any match is played

@@ -39,6 +39,8 @@ def test_a_tournament_refuses_too_few_repeated_or_unknown_bots_before_playing() 
     for bots, message in (
         (["rule"], "at least two"),
         (["rule", "naive", "rule"], "once"),
+        (["rule", "medium"], "once"),
+        (["search:margin=0.1,kot=on", "hard:kot=on,margin=0.1"], "once"),
         (["rule", "naive", "nobody"], "unknown bot"),
         (["rule", "rule:no_such_option=1"], "no option 'no_such_option'"),
     ):

@@ -288,7 +288,11 @@ def test_the_hand_result_reads_well_in_english(new_page: Callable[..., Page]) ->
         if store(page, "!!s.handResult") or take_turn(page, stop_at_result=True) == "done":
             break
     page.wait_for_function("window.banners.length > 0")
-    text, title = page.evaluate("window.banners[0]")
+    text, title, hud_tricks, hud_hand, tricks, hand, seat = page.evaluate("window.banners[0]")
+    # While the result is up, the top bar shows that hand (not the next one at 0–0).
+    ours = seat % 2
+    assert hud_tricks.replace(" ", "") == f"{tricks[ours]}–{tricks[1 - ours]}"
+    assert hud_hand.endswith(str(hand + 1))
     said = re.search(r"(We|They) \((.+), (.+)\) won the hand: ([a-z -]+), (\d+) points?", text)
     assert said is not None and "،" not in text, text
     points = int(said.group(5))
@@ -303,7 +307,11 @@ new MutationObserver(() => {
   const el = document.querySelector('#hand-result');
   if (el && !el.dataset.seen) {
     el.dataset.seen = '1';
-    window.banners.push([el.innerText, el.querySelector('.result-name').innerText]);
+    const res = window.hokmStore.handResult;
+    window.banners.push([el.innerText, el.querySelector('.result-name').innerText,
+      document.querySelector('#tricks .val').innerText,
+      document.querySelector('.hud .hand-no .label').innerText, res.tricks, res.hand,
+      window.hokmStore.mySeat]);
   }
 }).observe(document, {childList: true, subtree: true});
 """

@@ -203,6 +203,8 @@ export function labelled(tag, label, ...children) {
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
   if (!box) return;
+  // The same words already on screen are not stacked again (two timeouts in a row).
+  if ([...box.children].some((el) => el.textContent === text)) return;
   const item = h(`div.toast.${kind}`, { role: kind === "error" ? "alert" : "status" }, text);
   box.append(item);
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);

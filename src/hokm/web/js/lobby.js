@@ -226,6 +226,7 @@ function rulesPanel(ctx, editable) {
     if (reply?.type === "ack") {
       ctx.ui.ruleDraft = {};
       toast(t("options_applied"));
+      ctx.redraw(); // the fields as the rules now are, in this language's digits
     }
   };
   /** A number typed for option ``k`` (any digits), or null after saying what is wrong. */

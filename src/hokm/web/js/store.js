@@ -214,7 +214,8 @@ export class RoomStore {
       case "hand_ended":
         if (game) {
           game.score = ev.score;
-          game.last_result = ev;
+          // The event has no trump: the hand's own, still on the view until the next deal.
+          game.last_result = { ...ev, trump: ev.trump ?? game.trump ?? null };
         }
         this.handResult = ev;
         this.timer = null;

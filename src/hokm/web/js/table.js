@@ -36,7 +36,7 @@ export function renderTable(ctx) {
         }
       },
     },
-    hud(store),
+    hud(ctx),
     paused ? h("div.banner.warn#paused", { role: "status" }, t("game_paused")) : null,
     awayBanner(ctx),
     h(
@@ -64,15 +64,16 @@ export function renderTable(ctx) {
   );
 }
 
-function hud(store) {
+function hud(ctx) {
+  const { store } = ctx;
   const game = store.game;
   const rules = store.table.rules || {};
   const us = store.mySeat === null || store.mySeat === undefined ? 0 : store.mySeat % 2;
   const them = 1 - us;
   const score = game.score || [0, 0];
-  // Once the game is over the HUD shows its last hand (the view has moved on to the next
-  // hakem with no tricks yet).
-  const last = store.table.status === "game_over" ? game.last_result : null;
+  // While a hand's result is shown (and once the game is over) the HUD shows that hand: the
+  // view has moved on to the next hakem with no trump and no tricks yet.
+  const last = shownHand(ctx);
   const tricks = last?.tricks ?? game.tricks_won ?? [0, 0];
   const trump = last?.trump ?? game.trump;
   const hakem = last?.hakem ?? game.hakem;
@@ -100,18 +101,24 @@ function hud(store) {
     h(
       "div.hud-item.hand-no",
       {},
-      h("span.label", {}, t("hand_n", { n: handShown(store) })),
+      h("span.label", {}, t("hand_n", { n: (last ? last.hand : game.hand_number ?? 0) + 1 })),
       h("span.val.small", {}, hakem !== null && hakem !== undefined ? [crown(t("hakem")), " ", store.seatName(hakem)] : "–"),
     ),
   );
 }
 
-/** The hand to name in the HUD: the current one, or the last one once the game is over. */
-function handShown(store) {
+/** The finished hand the table still shows: the last one once the game is over, or the one
+ * whose result banner is up (until it is closed or the next hand's play begins); else null. */
+function shownHand(ctx) {
+  const { store, ui } = ctx;
   const game = store.game;
   const last = game.last_result;
-  if (store.table.status === "game_over" && last && typeof last.hand === "number") return last.hand + 1;
-  return (game.hand_number ?? 0) + 1;
+  if (store.table.status === "game_over") return last && typeof last.hand === "number" ? last : null;
+  const res = store.handResult;
+  if (!res || ui.resultShown === `${res.hand}` || typeof res.hand !== "number") return null;
+  const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
+  if (game.phase === "play" && begun && game.hand_number > res.hand) return null;
+  return last && last.hand === res.hand ? last : res;
 }
 
 function awayBanner(ctx) {
@@ -150,8 +157,8 @@ function seatBox(ctx, seat, pos) {
   const game = store.game;
   const info = store.table.seats[seat] || {};
   const turn = game.to_move === seat || store.timer?.seat === seat;
-  const last = store.table.status === "game_over" ? game.last_result : null;
-  const isHakem = (last?.hakem ?? game.hakem) === seat; // the game's last hakem once it is over
+  const last = shownHand(ctx);
+  const isHakem = (last?.hakem ?? game.hakem) === seat; // the shown hand's hakem (see hud)
   const count = game.hand_sizes?.[seat] ?? 0;
   const away = info.kind === "human" && (info.away || info.connected === false);
   const team = seat % 2;
@@ -432,12 +439,9 @@ function tricksText(tricks, mine) {
 function resultBanner(ctx) {
   const { store, ui } = ctx;
   const res = store.handResult;
-  if (!res || ui.resultShown === `${res.hand}`) return null;
   if (store.table.status === "game_over") return null; // the game-over panel says it all
-  const game = store.game;
-  // Once the next hand's play has begun, the last hand's result no longer covers the table.
-  const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
-  if (game.phase === "play" && begun && game.hand_number > res.hand) return null;
+  // Once closed, or once the next hand's play has begun, the result no longer covers the table.
+  if (!res || shownHand(ctx) === null) return null;
   const mine = store.mySeat;
   const told = handTold(store, res);
   const animate = ui.bannerAnimated !== res.hand;

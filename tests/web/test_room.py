@@ -193,6 +193,7 @@ def test_reload_and_dropped_connection_restore_the_table(new_page: Callable[...,
     page.wait_for_selector('.home[data-ready="1"]')
     back = page.locator("#room-game-go")
     assert before["code"] in page.inner_text("#room-game")
+    shot(page, "phone-home-game-on")
     back.click()
     page.wait_for_selector(".table-view .hand .card")
     assert store(page, "s.code") == before["code"]

@@ -243,6 +243,18 @@ export async function render(main) {
     );
   }
 
+  /** A game in progress in another room: the way back to it, first on the page. */
+  function roomGamePanel() {
+    if (!state.roomGame || state.quick || state.quickGame) return null;
+    const [before, after] = t("room_game_on", { code: "\u0000" }).split("\u0000");
+    return h(
+      "div.panel.quick-wait.game-on#room-game",
+      { role: "status" },
+      h("p", {}, before, h("span.code", { dir: "ltr" }, state.roomGame), after),
+      h("a.button.primary#room-game-go", { href: `#/room/${state.roomGame}` }, t("quick_game_go")),
+    );
+  }
+
   function quickPanel() {
     if (state.quickGame && !state.quick) {
       return h(
@@ -250,14 +262,6 @@ export async function render(main) {
         { role: "status" },
         h("p", {}, t("quick_game_on")),
         h("a.button.primary#quick-game-go", { href: `#/room/${state.quickGame}` }, t("quick_game_go")),
-      );
-    }
-    if (state.roomGame && !state.quick) {
-      return h(
-        "div.panel.quick-wait#room-game",
-        { role: "status" },
-        h("p", {}, t("room_game_on", { code: state.roomGame })),
-        h("a.button.primary#room-game-go", { href: `#/room/${state.roomGame}` }, t("quick_game_go")),
       );
     }
     const q = state.quick;
@@ -307,6 +311,7 @@ export async function render(main) {
         { dataset: { ready: state.ready ? "1" : "0" } },
         h("h1", {}, t("app_title"), " ", h("span.suits", { "aria-hidden": "true" }, h("span", {}, "♠"), " ", h("span.suit-H", {}, "♥"), " ", h("span.suit-D", {}, "♦"), " ", h("span", {}, "♣"))),
         h("p.intro", {}, t("home_intro")),
+        roomGamePanel(),
         accountPanel(),
         h(
           "form.panel",

@@ -9,6 +9,8 @@ import math
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hokm.arena import bot_factory, mean_interval, paired_difference, run_arena, wilson_interval
 from hokm.cli import arena as arena_cli
@@ -169,3 +171,32 @@ def test_paired_difference_of_two_runs_on_the_same_boards() -> None:
     assert differing > 0 and diff.mean > 0
     with pytest.raises(ValueError, match="equal size"):
         paired_difference([1.0], [1.0, 2.0])
+
+
+OPTION_NAMES = [
+    *("margin", "worlds", "kot", "lead_queen", "bam_samples", "trump_policy", "seed"),
+    *("miss", "learned", "world_scale", "nope", ""),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["rule", "search", "medium", "hard", "easy", "naive", "random", "x"]),
+    st.lists(
+        st.tuples(
+            st.sampled_from(OPTION_NAMES),
+            st.text(max_size=6) | st.sampled_from(["on", "none", "-1", "1e309", "nan", "2.5"]),
+        ),
+        max_size=3,
+    ),
+)
+def test_any_bot_spec_is_taken_or_refused_with_a_value_error(
+    name: str, options: list[tuple[str, str]]
+) -> None:
+    """Whatever is typed after the bot's name, the answer is a bot or a clear ValueError."""
+    spec = name + (":" + ",".join(f"{k}={v}" for k, v in options) if options else "")
+    try:
+        make = bot_factory(spec)
+    except ValueError:
+        return
+    assert make("s") is not None

@@ -392,3 +392,46 @@ def test_the_last_person_leaving_mid_game_pauses_the_table(clock: Clock) -> None
     out = ok(table.handle("ann", {"type": "leave"}, clock.now))
     assert "paused" in [e.kind for e in out.events]
     assert table.is_empty and table.owner is None and table.status == "paused"
+
+
+def test_a_player_alone_with_bots_gets_the_rule_bots_hint_which_changes_nothing(
+    clock: Clock,
+) -> None:
+    """At her own decision Ann may ask what the rule bot would do from her view: a legal
+    action in the reply, the same for the same position, and no event, no version change."""
+    table = _to_ann_trump(clock, trump_seconds=20)
+    before = table.version
+    out = ok(table.handle("ann", {"type": "hint"}, clock.now))
+    assert out.events == [] and table.version == before
+    assert out.reply is not None
+    hint = out.reply["hint"]
+    assert table.game is not None
+    assert hint in view_of(table.game, 0).legal and hint["type"] == "choose_trump"
+    again = ok(table.handle("ann", {"type": "hint"}, clock.now)).reply
+    assert again is not None and again["hint"] == hint
+    # Named as suggested; she leads; then it is a bot's turn, not hers: refused, with why.
+    act = {"type": "action", "action": hint, "version": table.version, "action_id": "h1"}
+    ok(table.handle("ann", act, clock.now))
+    lead = ok(table.handle("ann", {"type": "hint"}, clock.now)).reply
+    assert lead is not None and lead["hint"]["type"] == "play"
+    act = {"type": "action", "action": lead["hint"], "version": table.version, "action_id": "h2"}
+    ok(table.handle("ann", act, clock.now))
+    refused = table.handle("ann", {"type": "hint"}, clock.now).reply
+    assert refused is not None and refused["code"] == "not_your_turn"
+
+
+def test_no_hints_with_another_person_at_the_table_or_outside_a_game(clock: Clock) -> None:
+    table = make_table(clock)
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    lobby = table.handle("ann", {"type": "hint"}, clock.now).reply
+    assert lobby is not None and lobby["code"] == "wrong_status"
+    table.connect("bob", clock.now)
+    ok(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now))
+    ok(table.handle("bob", {"type": "sit", "seat": 2}, clock.now))
+    seat_bots(table, clock, (1, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    table.advance(clock.now)
+    for player in ("ann", "bob"):
+        refused = table.handle(player, {"type": "hint"}, clock.now).reply
+        assert refused is not None and refused["code"] == "wrong_status"
+        assert "تنها با ربات‌ها" in refused["message_fa"]

@@ -351,3 +351,36 @@ def test_the_last_trick_opens_with_enter_and_closes_with_escape(
     page.keyboard.press("Escape")
     page.wait_for_selector("#last-trick", state="detached")
     assert page.evaluate("document.activeElement.id") == "last-trick-btn"
+
+
+def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page]) -> None:
+    """«راهنما» marks the rule bot's choice (a legal one) and says it in words; following it
+    plays on; a new decision has no mark until asked again."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "Kaveh", target=3)
+    for _ in range(200):
+        page.wait_for_selector(DECISION, state="attached")
+        if page.locator("#hint").count():
+            break
+        take_turn(page)
+    page.click("#hint")
+    page.wait_for_selector(".hinted")
+    said = page.inner_text("#hint-said")
+    assert said.startswith("ربات متوسط")
+    shot(page, "phone-hint")
+    hinted = page.locator(".hinted").first
+    card = hinted.get_attribute("data-card")
+    if card is not None:  # a card: one of the legal ones, named in the sentence
+        assert card in store(page, "s.legal('play').map(a => a.card)")
+        hinted.click()
+        page.wait_for_selector(f'.hand .card[data-card="{card}"]', state="detached")
+    else:  # trump: a suit button
+        assert hinted.get_attribute("data-suit") in "SHDC"
+        hinted.click()
+        trump_taken(page)
+    for _ in range(200):
+        page.wait_for_selector(DECISION, state="attached")
+        if page.locator("#hint").count():
+            break
+        take_turn(page)
+    assert page.locator(".hinted").count() == 0

@@ -439,6 +439,8 @@ def _translate(reply: dict[str, Any], ref: str | None) -> dict[str, Any]:
         }
         if reply.get("repeated"):
             frame["duplicate"] = True
+        if "hint" in reply:  # what the command answers (docs/protocol.md, `hint`)
+            frame["hint"] = reply["hint"]
         return frame
     frame = {k: v for k, v in reply.items() if k != "repeated"}
     frame["ref"] = ref

@@ -52,6 +52,7 @@ COMMAND_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "close_game": (frozenset(), frozenset()),
     "chat": (frozenset(), frozenset({"text", "phrase"})),
     "back": (frozenset(), frozenset()),
+    "hint": (frozenset(), frozenset()),
 }
 
 

@@ -28,7 +28,9 @@ from hokm.engine import (
     WrongPhaseError,
     action_from_dict,
     persian_digits,
+    view_of,
 )
+from hokm.table.bots import make_table_bot
 from hokm.table.chat import PHRASES, ChatRejection, chat_text, rejection
 from hokm.table.commands import Command
 from hokm.table.errors import TableError
@@ -278,6 +280,33 @@ def cmd_back(table: Table, player: str, cmd: Command, now: float) -> None:
         raise TableError("not_seated", "you have no seat")
 
 
+#: the level whose card a hint suggests (the rule bot: instant, and what the hints teach)
+HINT_LEVEL = "medium"
+
+
+def cmd_hint(table: Table, player: str, cmd: Command, now: float) -> None:
+    """What the rule bot would do in the player's place, from the player's own view: for a
+    player alone at a table of bots (practice), at their own decision. Changes nothing."""
+    seat = table.seat_of(player)
+    if seat is None:
+        raise TableError("not_seated", "you have no seat")
+    game = table.game
+    if table.status != "playing" or game is None:
+        raise TableError("wrong_status", "hints are given during a game")
+    others = [s for s, slot in enumerate(table.seats) if s != seat and slot.kind == "human"]
+    if others:
+        raise TableError(
+            "wrong_status",
+            "hints are only for a player alone with bots",
+            "راهنما فقط وقتی است که تنها با ربات‌ها بازی می‌کنید",
+        )
+    view = view_of(game, Seat(seat))
+    if not view.legal:
+        raise TableError("not_your_turn", "hints are given at your own decision")
+    bot = make_table_bot(HINT_LEVEL, seed=f"hint:{table.id}:{table.game_version}")
+    table.reply_extra = {"hint": bot.act(view).to_dict()}
+
+
 def cmd_chat(table: Table, player: str, cmd: Command, now: float) -> None:
     if not table.flood.allow(player, now):
         raise chat_rejected("flood", code="rate_limited")
@@ -391,4 +420,5 @@ HANDLERS: dict[str, Handler] = {
     "close_game": cmd_close_game,
     "chat": cmd_chat,
     "back": cmd_back,
+    "hint": cmd_hint,
 }

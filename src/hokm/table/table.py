@@ -123,6 +123,7 @@ class Table:
         self.chat: deque[dict[str, Any]] = deque(maxlen=self.config.chat_size)
         self.log: deque[TableEvent] = deque(maxlen=self.config.log_size)
         self.replies: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+        self.reply_extra: dict[str, Any] = {}  # set by a handler: more fields for its reply
         self.flood = FloodLimiter()
         # True while a stored log is applied again: what was delivered then is delivered again
         # (chat is not judged anew by rules that may have changed since), never stored.
@@ -573,6 +574,7 @@ class Table:
     # ------------------------------------------------------------------ internals: commands
 
     def _dispatch(self, player: str, cmd: Command, now: float) -> dict[str, Any]:
+        self.reply_extra = {}
         if cmd.type == "join":
             handlers.cmd_join(self, player, cmd, now)
         else:
@@ -580,11 +582,13 @@ class Table:
                 raise handlers.not_member()
             HANDLERS[cmd.type](self, player, cmd, now)
         self._touch(player, cmd)
+        extra, self.reply_extra = self.reply_extra, {}
         return {
             "type": "ok",
             "command": cmd.type,
             "action_id": cmd.action_id,
             "version": self.version,
+            **extra,  # what a command answers (a hint's action)
         }
 
     def _touch(self, player: str, cmd: Command) -> None:

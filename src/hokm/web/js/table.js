@@ -235,8 +235,53 @@ function trickArea(ctx, bottom) {
   );
 }
 
+/** Which decision is in front of the player (a hint belongs to one decision only). */
+function decisionKey(game) {
+  return `${game.hand_number}|${game.phase}|${(game.tricks || []).length}|${(game.trick || []).length}`;
+}
+
+/** The rule bot's suggestion for this decision, if the player asked for it. */
+function hintNow(ctx) {
+  const hint = ctx.ui.hint;
+  return hint && hint.key === decisionKey(ctx.store.game) ? hint.action : null;
+}
+
+/** The suggestion in words (a live region: a screen reader hears it too). */
+function hintSaid(hint) {
+  if (!hint) return null;
+  let text = "";
+  if (hint.card) text = t("hint_card", { card: cardName(hint.card) });
+  else if (hint.suit) text = t("hint_suit", { suit: suitName(hint.suit) });
+  else if (hint.type === "request_redeal") text = t("hint_redeal");
+  else if (hint.type === "decide_bam") text = t(hint.go ? "hint_bam_go" : "hint_bam_stop");
+  return h("span.small.hint-said#hint-said", { role: "status" }, text);
+}
+
+/** «راهنما»: for a player alone with bots (practice), what the rule bot would do here. */
+function hintButton(ctx) {
+  const { store, ui } = ctx;
+  if (store.table.seats.filter((s) => s.kind === "human").length !== 1) return null;
+  const key = decisionKey(store.game);
+  return h(
+    "button.link.hint-btn#hint",
+    {
+      type: "button",
+      onclick: async () => {
+        const reply = await ctx.command("hint");
+        if (reply?.type === "ack" && reply.hint) {
+          ui.hint = { key, action: reply.hint };
+          ctx.redraw();
+          document.querySelector(".hinted")?.focus();
+        }
+      },
+    },
+    t("hint"),
+  );
+}
+
 function prompt(ctx) {
   const { store, act } = ctx;
+  const hint = hintNow(ctx);
   const game = store.game;
   if (store.table.status === "game_over" || game.phase === "game_over") return null;
   const me = store.mySeat;
@@ -269,14 +314,15 @@ function prompt(ctx) {
         { onkeydown: arrowFocus(".suit-btn") },
         trumps.map((a) =>
           h(
-            `button.suit-btn.suit-${a.suit}`,
+            `button.suit-btn.suit-${a.suit}${hint?.suit === a.suit ? ".hinted" : ""}`,
             { type: "button", dataset: { suit: a.suit }, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)} (${t("cards_in_hand", { n: counts[a.suit] || 0 })})` },
             h("span.sym", { "aria-hidden": "true" }, SYMBOL[a.suit]),
             h("span", {}, t(`suit_${a.suit}`), " ", h("small", {}, `(${num(counts[a.suit] || 0)})`)),
           ),
         ),
       ),
-      redeal.length ? h("button#redeal", { type: "button", onclick: () => act({ type: "request_redeal" }) }, t("request_redeal")) : null,
+      redeal.length ? h(`button#redeal${hint?.type === "request_redeal" ? ".hinted" : ""}`, { type: "button", onclick: () => act({ type: "request_redeal" }) }, t("request_redeal")) : null,
+      hintSaid(hint) ?? hintButton(ctx),
     );
   }
   const bams = store.legal("decide_bam");
@@ -288,8 +334,9 @@ function prompt(ctx) {
       h(
         "div.row",
         {},
-        h("button.primary#bam-go", { type: "button", onclick: () => act({ type: "decide_bam", go: true }) }, t("bam_go")),
-        h("button#bam-stop", { type: "button", onclick: () => act({ type: "decide_bam", go: false }) }, t("bam_stop")),
+        h(`button.primary#bam-go${hint?.go === true ? ".hinted" : ""}`, { type: "button", onclick: () => act({ type: "decide_bam", go: true }) }, t("bam_go")),
+        h(`button#bam-stop${hint?.go === false ? ".hinted" : ""}`, { type: "button", onclick: () => act({ type: "decide_bam", go: false }) }, t("bam_stop")),
+        hintSaid(hint) ?? hintButton(ctx),
       ),
     );
   }
@@ -301,8 +348,9 @@ function prompt(ctx) {
   if (game.bam_going) text = `${text} · ${t("bam_going")}`;
   // Only the text is a live region: the countdown beside it changes every second.
   // (kept when empty, hidden, so the table does not jump and the live region stays in place)
-  const kind = store.legal("play").length ? "mine" : text || timerBar ? "" : "idle";
-  return h("div.prompt#prompt", { class: kind }, h("span", { role: "status" }, text), " ", timerBar);
+  const mine = store.legal("play").length > 0;
+  const kind = mine ? "mine" : text || timerBar ? "" : "idle";
+  return h("div.prompt#prompt", { class: kind }, h("span", { role: "status" }, text), " ", timerBar, mine ? [" ", hintSaid(hint) ?? hintButton(ctx)] : null);
 }
 
 /** Why a card may not be played now, in the player's words. The server says which cards are
@@ -337,7 +385,7 @@ function handRow(ctx) {
     cards.map((card) =>
       cardEl(card, {
         button: true,
-        extra: legal.has(card) ? "legal" : legal.size ? "illegal" : "idle",
+        extra: (legal.has(card) ? "legal" : legal.size ? "illegal" : "idle") + (hintNow(ctx)?.card === card ? ".hinted" : ""),
         disabled: !legal.has(card),
         onclick: () => play(card),
       }),

@@ -435,3 +435,15 @@ def test_no_hints_with_another_person_at_the_table_or_outside_a_game(clock: Cloc
         refused = table.handle(player, {"type": "hint"}, clock.now).reply
         assert refused is not None and refused["code"] == "wrong_status"
         assert "تنها با ربات‌ها" in refused["message_fa"]
+
+
+def test_a_hint_does_not_bring_an_away_player_back_nor_is_remembered(clock: Clock) -> None:
+    """A hint changes nothing at all: an away player stays away (the bot keeps playing for
+    them), and a hint sent with an action_id is not kept as a reply."""
+    config = TableConfig(bot_delay=0.5, hand_pause=0)
+    table = _to_ann_trump(clock, config, trump_seconds=20, turn_seconds=15)
+    table.advance(clock.advance(20))  # trump timed out: missed once
+    version = table.version
+    out = table.handle("ann", {"type": "hint", "action_id": "h"}, clock.now)
+    assert out.events == [] and table.version == version and table.seats[0].missed == 1
+    assert ("ann", "h") not in table.replies

@@ -286,7 +286,8 @@ HINT_LEVEL = "medium"
 
 def cmd_hint(table: Table, player: str, cmd: Command, now: float) -> None:
     """What the rule bot would do in the player's place, from the player's own view: for a
-    player alone at a table of bots (practice), at their own decision. Changes nothing."""
+    player alone at a table of bots (practice), at their own trump or card decision. Changes
+    nothing (not even *away*: :meth:`Table._touch` skips it)."""
     seat = table.seat_of(player)
     if seat is None:
         raise TableError("not_seated", "you have no seat")
@@ -298,13 +299,21 @@ def cmd_hint(table: Table, player: str, cmd: Command, now: float) -> None:
         raise TableError(
             "wrong_status",
             "hints are only for a player alone with bots",
-            "راهنما فقط وقتی است که تنها با ربات‌ها بازی می‌کنید",
+            "راهنما فقط در بازی تنها با ربات‌ها در دسترس است",
         )
     view = view_of(game, Seat(seat))
     if not view.legal:
         raise TableError("not_your_turn", "hints are given at your own decision")
+    if game.phase is Phase.BAM:  # the bam estimate plays games out: too dear for a hint
+        raise TableError("wrong_phase", "hints are given for trump and cards")
     bot = make_table_bot(HINT_LEVEL, seed=f"hint:{table.id}:{table.game_version}")
-    table.reply_extra = {"hint": bot.act(view).to_dict()}
+    try:
+        action = bot.act(view).to_dict()
+    except Exception as exc:  # a bot's bug must not break the table
+        raise TableError("wrong_status", f"no hint now ({exc.__class__.__name__})") from exc
+    if action not in view.legal:
+        raise TableError("wrong_status", "no hint now")
+    table.reply_extra = {"hint": action}
 
 
 def cmd_chat(table: Table, player: str, cmd: Command, now: float) -> None:

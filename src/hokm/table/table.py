@@ -212,7 +212,7 @@ class Table:
             self._settle(now)
         out = self._out
         out.reply = reply
-        if key is not None:
+        if key is not None and kind != "hint":  # a hint changes nothing: nothing to remember
             self.replies[key] = reply
             while len(self.replies) > self.config.replies_kept:
                 self.replies.popitem(last=False)
@@ -593,7 +593,7 @@ class Table:
 
     def _touch(self, player: str, cmd: Command) -> None:
         """Any accepted command from a seated human shows they are here."""
-        if cmd.type in ("leave", "join", "chat"):
+        if cmd.type in ("leave", "join", "chat", "hint"):
             return
         seat = self.seat_of(player)
         if seat is None:

@@ -66,6 +66,7 @@ export function cardEl(code, opts = {}) {
         type: "button",
         "aria-label": label,
         "aria-disabled": opts.disabled ? "true" : undefined,
+        "aria-describedby": opts.describedby,
         dataset: { card: code },
         onclick: opts.onclick,
       },

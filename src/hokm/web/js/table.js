@@ -236,14 +236,17 @@ function trickArea(ctx, bottom) {
 }
 
 /** Which decision is in front of the player (a hint belongs to one decision only). */
-function decisionKey(game) {
-  return `${game.hand_number}|${game.phase}|${(game.tricks || []).length}|${(game.trick || []).length}`;
+function decisionKey(store) {
+  const game = store.game;
+  // The game and the cards held too: a redeal keeps the hand's number, a new game its own.
+  const where = [store.table.game_number, game.hand_number, game.phase, (game.tricks || []).length, (game.trick || []).length];
+  return [...where, (game.hand || []).join("")].join("|");
 }
 
 /** The rule bot's suggestion for this decision, if the player asked for it. */
 function hintNow(ctx) {
   const hint = ctx.ui.hint;
-  return hint && hint.key === decisionKey(ctx.store.game) ? hint.action : null;
+  return hint && hint.key === decisionKey(ctx.store) ? hint.action : null;
 }
 
 /** The suggestion in words (a live region: a screen reader hears it too). */
@@ -253,7 +256,6 @@ function hintSaid(hint) {
   if (hint.card) text = t("hint_card", { card: cardName(hint.card) });
   else if (hint.suit) text = t("hint_suit", { suit: suitName(hint.suit) });
   else if (hint.type === "request_redeal") text = t("hint_redeal");
-  else if (hint.type === "decide_bam") text = t(hint.go ? "hint_bam_go" : "hint_bam_stop");
   return h("span.small.hint-said#hint-said", { role: "status" }, text);
 }
 
@@ -261,7 +263,7 @@ function hintSaid(hint) {
 function hintButton(ctx) {
   const { store, ui } = ctx;
   if (store.table.seats.filter((s) => s.kind === "human").length !== 1) return null;
-  const key = decisionKey(store.game);
+  const key = decisionKey(store);
   return h(
     "button.link.hint-btn#hint",
     {
@@ -315,7 +317,7 @@ function prompt(ctx) {
         trumps.map((a) =>
           h(
             `button.suit-btn.suit-${a.suit}${hint?.suit === a.suit ? ".hinted" : ""}`,
-            { type: "button", dataset: { suit: a.suit }, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)} (${t("cards_in_hand", { n: counts[a.suit] || 0 })})` },
+            { type: "button", dataset: { suit: a.suit }, "aria-describedby": hint?.suit === a.suit ? "hint-said" : undefined, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)} (${t("cards_in_hand", { n: counts[a.suit] || 0 })})` },
             h("span.sym", { "aria-hidden": "true" }, SYMBOL[a.suit]),
             h("span", {}, t(`suit_${a.suit}`), " ", h("small", {}, `(${num(counts[a.suit] || 0)})`)),
           ),
@@ -334,9 +336,8 @@ function prompt(ctx) {
       h(
         "div.row",
         {},
-        h(`button.primary#bam-go${hint?.go === true ? ".hinted" : ""}`, { type: "button", onclick: () => act({ type: "decide_bam", go: true }) }, t("bam_go")),
-        h(`button#bam-stop${hint?.go === false ? ".hinted" : ""}`, { type: "button", onclick: () => act({ type: "decide_bam", go: false }) }, t("bam_stop")),
-        hintSaid(hint) ?? hintButton(ctx),
+        h("button.primary#bam-go", { type: "button", onclick: () => act({ type: "decide_bam", go: true }) }, t("bam_go")),
+        h("button#bam-stop", { type: "button", onclick: () => act({ type: "decide_bam", go: false }) }, t("bam_stop")),
       ),
     );
   }
@@ -386,6 +387,7 @@ function handRow(ctx) {
       cardEl(card, {
         button: true,
         extra: (legal.has(card) ? "legal" : legal.size ? "illegal" : "idle") + (hintNow(ctx)?.card === card ? ".hinted" : ""),
+        describedby: hintNow(ctx)?.card === card ? "hint-said" : undefined,
         disabled: !legal.has(card),
         onclick: () => play(card),
       }),

@@ -255,3 +255,22 @@ def test_the_command_prints_mistakes_json_and_exit_statuses(
     first, second = said.out.splitlines()
     assert json.loads(first)["malformed"] is True and json.loads(second)["ok"] is True
     assert json.loads(first)["file"] == str(junk) and "hokm analyse" in said.err
+
+
+def test_the_kot_budget_is_an_option_of_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Game(RuleSet(), hakem=Seat(2))
+    game.apply(Deal.from_seed("budget", Seat(2)))
+    game.choose_trump("S")
+    for _ in range(8):
+        game.play(game.legal_cards()[-1])
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(record_from_game(game)), encoding="utf-8")
+    assert main(["analyse", "--json", "--kot-nodes", "20000", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    expected = analyse(record_from_game(game), kot_nodes=20000).to_dict()
+    assert report == {"file": str(path), **expected}
+    with pytest.raises(SystemExit):
+        main(["analyse", "--kot-nodes", "5", str(path)])
+    assert "from 100 to 1000000" in capsys.readouterr().err

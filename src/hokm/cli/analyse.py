@@ -16,7 +16,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from hokm.analysis import GameAnalysis, HandAnalysis, PlayNote, RecordBrokenError, analyse
+from hokm.analysis import (
+    KOT_NODES,
+    GameAnalysis,
+    HandAnalysis,
+    PlayNote,
+    RecordBrokenError,
+    analyse,
+)
 from hokm.cli.referee import UnreadableError, error_place, load_json, read_text
 from hokm.engine import Card, HokmError, Suit
 from hokm.engine.records import RESULT_NAMES
@@ -48,7 +55,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--all", action="store_true", help="list every play with a choice, not only mistakes"
     )
+    parser.add_argument(
+        "--kot-nodes",
+        type=_nodes,
+        default=KOT_NODES,
+        metavar="N",
+        help=f"search budget per kot question ({KOT_NODES}); more settles more early kots, "
+        "slower (20000: about twice the time)",
+    )
     parser.set_defaults(func=run)
+
+
+def _nodes(text: str) -> int:
+    try:
+        nodes = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 100 <= nodes <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"from 100 to 1000000, not {nodes}")
+    return nodes
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +82,11 @@ def run(args: argparse.Namespace) -> int:
         for name in args.files:
             shown = _progress(name) if sys.stderr.isatty() else None
             report, text, code = analyse_text(
-                read_text(name), name=name, every=args.all, progress=shown
+                read_text(name),
+                name=name,
+                every=args.all,
+                progress=shown,
+                kot_nodes=getattr(args, "kot_nodes", KOT_NODES),
             )
             status = max(status, code)
             if args.json:
@@ -89,11 +118,12 @@ def analyse_text(
     name: str = "record",
     every: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    kot_nodes: int = KOT_NODES,
 ) -> tuple[dict[str, Any], str, int]:
     """Analyse a record's text: the JSON report, the readable account, and the exit status."""
     try:
         data = load_json(source)
-        analysis = analyse(data, progress=progress)
+        analysis = analyse(data, progress=progress, kot_nodes=kot_nodes)
     except RecordBrokenError as exc:
         report = {"ok": False, "error": exc.error}
         place = error_place(exc.error)

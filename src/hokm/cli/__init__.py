@@ -12,7 +12,7 @@ import importlib.metadata
 import os
 import select
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = ["COMMANDS", "main"]
 
@@ -78,6 +78,22 @@ def _stdout_closed() -> bool:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, fd)
     return True
+
+
+def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high``, else a clear error
+    naming ``what`` ("a port is from 0 to 65535, not 99999")."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} is from {low} to {high}, not {value}")
+        return value
+
+    return parse
 
 
 def _version() -> str:

@@ -24,6 +24,7 @@ from hokm.analysis import (
     RecordBrokenError,
     analyse,
 )
+from hokm.cli import whole_number
 from hokm.cli.referee import UnreadableError, error_place, load_json, read_text
 from hokm.engine import Card, HokmError, Suit
 from hokm.engine.records import RESULT_NAMES
@@ -57,23 +58,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--kot-nodes",
-        type=_nodes,
+        type=whole_number("a kot budget", 100, 1_000_000),
         default=KOT_NODES,
         metavar="N",
         help=f"search budget per kot question ({KOT_NODES}); more settles more early kots, "
         "slower (20000: about twice the time)",
     )
     parser.set_defaults(func=run)
-
-
-def _nodes(text: str) -> int:
-    try:
-        nodes = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 100 <= nodes <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"from 100 to 1000000, not {nodes}")
-    return nodes
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ import dataclasses
 import logging
 from typing import Any
 
+from hokm.cli import whole_number
 from hokm.table import TableConfig
 
 __all__ = ["register", "run"]
@@ -27,7 +28,12 @@ def register(subparsers: Any) -> None:
     )
     table = TableConfig()  # the defaults, for the help
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=_port, default=8000, help="port (8000; 0 picks a free one)")
+    parser.add_argument(
+        "--port",
+        type=whole_number("a port", 0, 65535),
+        default=8000,
+        help="port (8000; 0 picks a free one)",
+    )
     parser.add_argument("--db", default=None, help="SQLite file or database URL (var/hokm.db)")
     parser.add_argument("--bot-workers", type=int, default=1, help="bot processes (1; 0: a thread)")
     parser.add_argument(
@@ -104,14 +110,3 @@ def _tune_gc() -> None:
 
     gc.collect()
     gc.freeze()
-
-
-def _port(text: str) -> int:
-    """A TCP port number, 0–65535 (0: any free port)."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535, not {port}")
-    return port

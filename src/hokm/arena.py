@@ -216,14 +216,14 @@ def bot_factory(spec: str) -> BotFactory:
     return make
 
 
-_SAME = {"medium": "rule", "hard": "search"}
-
-
 def _canonical(spec: str) -> str:
-    """One spelling of a bot spec: ``medium:`` and ``rule`` are the same bot, options sorted."""
+    """One spelling of a bot spec: ``medium:`` and ``rule`` are the same bot (the same class),
+    options sorted."""
     name, _, opts = spec.partition(":")
+    if name in _CLASSES:
+        name = _CLASSES[name]().__name__
     items = sorted(item.strip() for item in opts.split(",") if item.strip())
-    return ":".join([_SAME.get(name, name), *([",".join(items)] if items else [])])
+    return ":".join([name, *([",".join(items)] if items else [])])
 
 
 def _option_kinds(cls: type[Bot]) -> dict[str, set[type]]:

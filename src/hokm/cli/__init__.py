@@ -14,6 +14,8 @@ import select
 import sys
 from collections.abc import Callable, Sequence
 
+from hokm.engine import Suit
+
 __all__ = ["COMMANDS", "main"]
 
 COMMANDS: tuple[str, ...] = (
@@ -78,6 +80,14 @@ def _stdout_closed() -> bool:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, fd)
     return True
+
+
+def card_letters(text: str) -> str:
+    """Cards as people type or as the commands print them (``Q♠ 10♥``) in notation letters
+    (``QS 10H``), which :meth:`hokm.engine.Card.parse` reads."""
+    for suit in Suit:
+        text = text.replace(suit.symbol, suit.value)
+    return text
 
 
 def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:

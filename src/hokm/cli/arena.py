@@ -102,6 +102,15 @@ class Progress:
             print(file=self.err)
 
 
+def print_json(
+    data: dict[str, Any], args: argparse.Namespace, shown: Progress, out: TextIO
+) -> None:
+    """A match's (or tournament's) report as strict JSON, with the preset and the seconds."""
+    data = {**data, "preset": args.preset}
+    data["seconds"] = round(time.perf_counter() - shown.started, 3)
+    print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False), file=out)
+
+
 def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
@@ -135,11 +144,8 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         return 2
     shown.end()
     if args.json:
-        data = report.to_dict()
-        data["preset"] = args.preset
-        data["clock"] = "cpu" if args.cpu_time else "wall"
-        data["seconds"] = round(time.perf_counter() - shown.started, 3)
-        print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False), file=out)
+        data = {**report.to_dict(), "clock": "cpu" if args.cpu_time else "wall"}
+        print_json(data, args, shown, out)
     else:
         clock = "CPU time" if args.cpu_time else "wall clock"
         print(format_report(report, preset=args.preset, clock=clock), file=out)

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from hokm.bots import LEVELS, Bot, RuleBot, legal_actions_of, make_bot
 from hokm.bots.knowledge import current_winner
+from hokm.cli import card_letters
 from hokm.engine import (
     PRESETS,
     Action,
@@ -60,9 +61,9 @@ TRUMP_HELP = (
     "q = quit"
 )
 WIDTH = 78  # lines are wrapped between words to fit an 80-column terminal
-#: the suits' Persian names (RULES.md §1), as a Persian player may type them
-PERSIAN_SUITS = {"پیک": Suit.SPADES, "دل": Suit.HEARTS, "خشت": Suit.DIAMONDS}
-PERSIAN_SUITS |= {"گشنیز": Suit.CLUBS, "خاج": Suit.CLUBS}
+#: the suits' Persian names (RULES.md §1, ``Suit.persian``), as a Persian player may type
+#: them, and خاج, another name for clubs
+PERSIAN_SUITS = {suit.persian: suit for suit in Suit} | {"خاج": Suit.CLUBS}
 
 
 class Quit(Exception):
@@ -523,11 +524,8 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
         if not held:
             return f"you hold no {rank}"
         return "which one? " + " or ".join(c.pretty for c in playable)
-    normal = text
-    for symbol, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
-        normal = normal.replace(symbol, letter)
     try:
-        card = Card.parse(normal)
+        card = Card.parse(card_letters(text))
     except HokmError:
         return f"not a card: {text!r}; type one such as QH, 10♥ or its number (h for help)"
     if card not in hand:

@@ -11,13 +11,11 @@ each bot's mean net points per board against all the others. Progress goes to st
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from typing import Any, TextIO
 
 from hokm.arena import TournamentReport, run_tournament
-from hokm.cli.arena import Progress, add_match_options, match_rules
+from hokm.cli.arena import Progress, add_match_options, match_rules, print_json
 
 __all__ = ["format_tournament", "register", "run"]
 
@@ -64,10 +62,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         return 2
     shown.end()
     if args.json:
-        data = report.to_dict()
-        data["preset"] = args.preset
-        data["seconds"] = round(time.perf_counter() - shown.started, 3)
-        print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False), file=out)
+        print_json(report.to_dict(), args, shown, out)
     else:
         print(format_tournament(report, preset=args.preset), file=out)
     return 0

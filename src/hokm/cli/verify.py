@@ -14,6 +14,7 @@ import json
 import sys
 from typing import Any
 
+from hokm.cli import card_letters
 from hokm.engine import Card, Deal, HokmError, Seat, seed_commitment, sort_hand
 from hokm.engine.records import DealCheck, check_deal, verify_record
 
@@ -82,9 +83,7 @@ def run(args: argparse.Namespace) -> int:
 def _card_list(text: str) -> list[str]:
     """Cards as typed or as this command prints them (``Q♠ 10♥``, ``QS,TH``), as notation;
     a word that is no card raises."""
-    for symbol, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
-        text = text.replace(symbol, letter)
-    return [str(Card.parse(word)) for word in text.replace(",", " ").split()]
+    return [str(Card.parse(word)) for word in card_letters(text).replace(",", " ").split()]
 
 
 def _usage(message: str) -> int:

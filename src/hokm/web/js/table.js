@@ -380,14 +380,15 @@ function handRow(ctx) {
     act({ type: "play", card });
   };
   const onKey = arrowFocus(".card");
+  const hinted = hintNow(ctx)?.card;
   return h(
     "div.hand",
     { role: "group", "aria-label": `${t("your_hand")} · ${t("legal_hint")}`, dir: "ltr", onkeydown: onKey },
     cards.map((card) =>
       cardEl(card, {
         button: true,
-        extra: (legal.has(card) ? "legal" : legal.size ? "illegal" : "idle") + (hintNow(ctx)?.card === card ? ".hinted" : ""),
-        describedby: hintNow(ctx)?.card === card ? "hint-said" : undefined,
+        extra: (legal.has(card) ? "legal" : legal.size ? "illegal" : "idle") + (hinted === card ? ".hinted" : ""),
+        describedby: hinted === card ? "hint-said" : undefined,
         disabled: !legal.has(card),
         onclick: () => play(card),
       }),

@@ -98,12 +98,14 @@ export async function render(main) {
    * (another player chose bots); follow it, or say the refusal. */
   const notQueued = async (err) => {
     if (err?.code !== "not_queued") throw err;
+    const status = await matchedNow();
+    if (!status) throw err;
+    followQuick(status);
+  };
+  /** The match made since our last look (by another player's request), if there is one. */
+  const matchedNow = async () => {
     const status = await api("/api/quick/status").catch(() => null);
-    if (status?.state === "matched" && status.code) {
-      followQuick(status);
-      return true;
-    }
-    throw err;
+    return status?.state === "matched" && status.code ? status : null;
   };
   const stopPoll = () => {
     clearInterval(poll);
@@ -144,8 +146,8 @@ export async function render(main) {
     } catch (err) {
       if (err?.code !== "not_queued") throw err; // not queued: matched meanwhile, or dropped
     }
-    const status = await api("/api/quick/status").catch(() => null);
-    if (status?.state === "matched" && status.code) {
+    const status = await matchedNow();
+    if (status) {
       toast(t("quick_found"));
       location.hash = `#/room/${status.code}`;
       return true;

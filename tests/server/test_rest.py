@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 
 from hokm.engine import Deal, Seat, seed_commitment
-from tests.server.helpers import running_server, settings
+from tests.server.helpers import running_server, settings, table_with_bots
 
 
 async def test_guest_identity_is_a_signed_cookie(server: str) -> None:
@@ -31,6 +31,30 @@ async def test_guest_identity_is_a_signed_cookie(server: str) -> None:
         bad = await other.get("/api/me", headers={"Authorization": f"Bearer {forged}"})
         assert bad.status_code == 401
         assert bad.json()["code"] == "unauthorized" and bad.json()["message_fa"]
+
+
+async def test_the_session_says_who_and_where_their_game_goes_on(server: str) -> None:
+    """/api/session answers 200 for nobody (a page asks it before it knows), names the
+    caller, the server's features, and the rooms where the caller's game is in progress."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        nobody = await http.get("/api/session")
+        assert nobody.status_code == 200
+        assert nobody.json()["player"] is None and nobody.json()["playing"] == []
+        assert "accounts" in nobody.json()["features"]  # the accounts plugin is installed
+    owner, code = await table_with_bots(server, name="Sara")
+    try:
+        headers = {"Authorization": f"Bearer {owner.token}"}
+        async with httpx.AsyncClient(base_url=server, headers=headers) as http:
+            lobby = (await http.get("/api/session")).json()
+            assert lobby["player"]["name"] == "Sara" and lobby["playing"] == []  # not started
+            await owner.command("start")
+            playing = (await http.get("/api/session")).json()
+            assert playing["playing"] == [code]
+        async with httpx.AsyncClient(base_url=server) as other:
+            await other.post("/api/guest", json={"name": "Ann"})
+            assert (await other.get("/api/session")).json()["playing"] == []  # not Ann's game
+    finally:
+        await owner.close()
 
 
 async def test_bad_names_and_bodies_are_refused(server: str) -> None:

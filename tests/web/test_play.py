@@ -111,6 +111,8 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     page.wait_for_function("window.hokmStore.table.status === 'playing'")
     page.wait_for_function("window.hokmStore.game && window.hokmStore.game.score[0] === 0")
     assert store(page, "s.game.score") == [0, 0]
+    # The game before stays within reach (its panel is gone for everyone at the table).
+    assert page.get_attribute("#previous-game", "href") == replay
     page.click("#close-game-now")
     # The red confirmation appears under the pointer: its white text stays on dark red.
     page.hover("#close-game-sure")
@@ -384,3 +386,43 @@ def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page])
             break
         take_turn(page)
     assert page.locator(".hinted").count() == 0
+
+
+_RECORD_NEXT_DEAL = """
+window.nextDeals = [];
+new MutationObserver(() => {
+  const s = window.hokmStore, el = document.querySelector('#hand-result');
+  const g = s && s.game, res = s && s.handResult;
+  if (!el || !g || !res || g.phase !== 'trump' || !(g.hand_number > res.hand)) return;
+  const crowned = [...document.querySelectorAll('.seat')].filter(
+    (x) => x.querySelector('.seat-label .crown-icon')).map((x) => Number(x.dataset.seat));
+  window.nextDeals.push({
+    hud: document.querySelector('.hud .hand-no .label').innerText,
+    hand: g.hand_number, hakem: g.hakem, crowned,
+    trump: document.querySelector('#trump .val').innerText,
+    banner: el.querySelector('.result-hand').innerText, result: res.hand,
+  });
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def test_the_next_hakem_choosing_trump_is_shown_under_the_last_hands_result(
+    new_page: Callable[..., Page],
+) -> None:
+    """Once the next hand is dealt, the top bar and the crown show that hand (its hakem is
+    choosing trump; they used to show the finished hand's hakem and trump for the whole
+    trump timer), while the result banner, still up, names the hand it is about."""
+    page = new_page(lang="en")
+    page.add_init_script(_RECORD_NEXT_DEAL)
+    start_practice(page, "Nima", target=7)
+    for _ in range(300):
+        page.wait_for_selector(DECISION, state="attached")
+        if page.evaluate("window.nextDeals.length > 0") or take_turn(page) == "over":
+            break
+    seen = page.evaluate("window.nextDeals")
+    assert seen, "no hand was dealt while a result was up"
+    for row in seen:
+        assert row["hud"] == f"Hand {row['hand'] + 1}", row
+        assert row["crowned"] == [row["hakem"]], row
+        assert row["trump"] == "–", row  # not the finished hand's trump
+        assert row["banner"] == f"Hand {row['result'] + 1}", row

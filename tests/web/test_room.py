@@ -237,6 +237,13 @@ def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     page.wait_for_function(f"document.querySelectorAll('#chat-log li').length > {count + 1}")
     assert page.locator("#chat-error").count() == 0
     shot(page, "desktop-chat")
+    # The pause between hands is not in a hand (as the server has it): the text box is there.
+    between = (
+        "import('/js/chat.js').then((m) =>"
+        " m.inHand({game: {phase: %r}, table: {status: 'playing'}}))"
+    )
+    assert page.evaluate(between % "deal") is False
+    assert page.evaluate(between % "play") is True
 
 
 def open_chat(page: Page) -> None:
@@ -425,3 +432,72 @@ def test_rule_options_take_persian_digits_and_say_which_field_is_wrong(
     page.wait_for_selector(".table-view .hand .card")
     assert page.evaluate("document.body.scrollHeight > innerHeight")  # the page could stay down
     assert page.evaluate("window.scrollY") == 0
+
+
+def test_back_after_a_while_away_a_player_is_told_the_game_went_on(
+    new_page: Callable[..., Page],
+) -> None:
+    """Two friends with two bots: one closes the tab, the other plays on (a bot plays the
+    absent seat). Coming back later the absent player is told that the game went on without
+    them, with the hand and the score; their home page from another browser where they never
+    played offers the way back too (the server knows where they sit: /api/session)."""
+    owner, friend = new_page(lang="en"), new_page(lang="en")
+    code = create_room(owner, "Owner")
+    join_room(friend, "Friend", code)
+    sit(friend, 2)
+    for seat in (1, 3):
+        owner.click(f"#add-bot-{seat}")
+        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    owner.click("#start")
+    friend.wait_for_selector(".table-view")
+    context = friend.context
+    friend.close()
+    owner.wait_for_function("window.hokmStore.table.seats[2].connected === false")
+    for _ in range(200):  # the owner plays on; a bot plays for the friend
+        owner.wait_for_selector(DECISION, state="attached")
+        if store(owner, "(s.game.tricks || []).length >= 2 || s.game.hand_number > 0"):
+            break
+        take_turn(owner)
+    back = context.new_page()
+    back.goto("/")
+    back.wait_for_selector('.home[data-ready="1"]')
+    assert code in back.inner_text("#room-game")  # offered the way back
+    # The friend was last here "a minute ago" (not a reload a moment ago).
+    back.evaluate(
+        "(() => { const p = JSON.parse(localStorage.getItem('hokm.place'));"
+        " p.at = Date.now() - 60000; localStorage.setItem('hokm.place', JSON.stringify(p)); })()"
+    )
+    back.click("#room-game-go")
+    back.wait_for_selector(".table-view")
+    toast = back.locator(".toast", has_text="while you were away")
+    toast.wait_for()
+    assert "score: us" in toast.inner_text()
+    # A reload a moment later says nothing more.
+    back.reload()
+    back.wait_for_selector(".table-view .hand .card")
+    back.wait_for_timeout(300)
+    assert back.locator(".toast", has_text="while you were away").count() == 0
+
+
+def test_the_home_page_offers_a_game_in_progress_to_its_player_and_no_401s(
+    new_page: Callable[..., Page], server: str
+) -> None:
+    """/api/session says who the caller is (200 even for nobody: a first visit logs no
+    refused request) and where their game goes on, so another browser of the same player is
+    offered the way back."""
+    fresh = new_page()
+    refused: list[str] = []
+    fresh.on("response", lambda r: refused.append(r.url) if r.status >= 400 else None)
+    fresh.goto("/")
+    fresh.wait_for_selector('.home[data-ready="1"]')
+    assert refused == []
+    assert fresh.locator("#room-game").count() == 0
+    start_practice(fresh, "Sima", target=3)
+    code = store(fresh, "s.code")
+    token = fresh.evaluate("localStorage.getItem('hokm.token')")
+    other = new_page()  # the same guest in another browser: the token, not the remembered room
+    other.add_init_script(f"localStorage.setItem('hokm.token', {json.dumps(token)})")
+    other.goto("/")
+    other.wait_for_selector('.home[data-ready="1"]')
+    assert code in other.inner_text("#room-game")
+    assert other.evaluate("localStorage.getItem('hokm.room')") is None

@@ -416,6 +416,7 @@ async def setup(server: ServerState) -> AccountsState:
         AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS), names=account_name
     )
     state = await install(server.auth, service, start_match=RoomStarter(server.rooms))
+    server.features.add("accounts")
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)

@@ -87,6 +87,20 @@ def openapi_document() -> dict[str, Any]:
                     errors=(401,),
                 )
             },
+            "/api/session": {
+                "get": _op(
+                    "Who the caller is (null for nobody), the server's features, and the rooms "
+                    "where the caller's game goes on",
+                    {
+                        "type": "object",
+                        "properties": {
+                            "player": {"anyOf": [player, {"type": "null"}]},
+                            "features": {"type": "array", "items": {"type": "string"}},
+                            "playing": {"type": "array", "items": {"type": "string"}},
+                        },
+                    },
+                )
+            },
             "/api/rooms": {"post": create_room},
             "/api/rooms/{code}": {
                 "get": _op("Public information about a room", obj, errors=(404,), params=("code",))

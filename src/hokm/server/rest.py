@@ -149,6 +149,30 @@ async def get_me(request: Request) -> Response:
     return JSONResponse({"player": identity.to_dict()})
 
 
+async def get_session(request: Request) -> Response:
+    """Who the caller is (``player``, null before they have an identity), what this server
+    offers besides the core (``features``, e.g. ``accounts``), and the rooms loaded now where
+    the caller holds a seat in a game in progress (``playing``). Always 200, so that a page
+    may ask before it knows whether the caller is anyone (``/api/me`` answers 401 then)."""
+    state = _state(request)
+    identity = await identify(request)
+    playing: list[str] = []
+    if identity is not None:
+        for code, actor in list(state.rooms.actors.items()):
+            table = actor.table
+            if table.status in ("playing", "paused") and any(
+                slot.kind == "human" and slot.player == identity.id for slot in table.seats
+            ):
+                playing.append(code)
+    return JSONResponse(
+        {
+            "player": identity.to_dict() if identity is not None else None,
+            "features": sorted(state.features),
+            "playing": sorted(playing),
+        }
+    )
+
+
 # ---------------------------------------------------------------------------------- rooms
 
 
@@ -399,6 +423,7 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/api/guest", post_guest, methods=["POST"]),
         Route("/api/me", get_me, methods=["GET"]),
+        Route("/api/session", get_session, methods=["GET"]),
         Route("/api/rooms", post_room, methods=["POST"]),
         Route("/api/rooms/{code}", get_room, methods=["GET"]),
         Route("/api/rooms/{code}/games", get_room_games, methods=["GET"]),

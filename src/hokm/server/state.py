@@ -69,6 +69,8 @@ class ServerState:
     # then one every 10 seconds; answers are kept (a finished game does not change).
     analysis_limits: AddressLimits = field(default_factory=lambda: AddressLimits(rate=0.1, burst=5))
     analyses: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    # What plugins add to the core, by name (``accounts``): told to pages by /api/session.
+    features: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.creations = AddressLimits(

@@ -7,7 +7,9 @@ export function inHand(store) {
   const game = store.game;
   const status = store.table?.status;
   if (!game || (status !== "playing" && status !== "paused")) return false;
-  return ["deal", "trump", "play", "bam"].includes(game.phase);
+  // As the server has it (Table.in_hand): from the trump choice to the hand's end; the pause
+  // between hands is not in a hand, and free text is allowed then.
+  return ["trump", "play", "bam"].includes(game.phase);
 }
 
 const MUTED_KEY = "hokm.muted";

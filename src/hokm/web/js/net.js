@@ -55,6 +55,27 @@ export function rememberedRoom() {
   }
 }
 
+const PLACE_KEY = "hokm.place";
+
+/** Where the game at `code` stood when this browser last saw it (and when). */
+export function rememberPlace(code, place) {
+  if (!place) return;
+  try {
+    localStorage.setItem(PLACE_KEY, JSON.stringify({ code, ...place, at: Date.now() }));
+  } catch {
+    /* ignore */
+  }
+}
+
+export function rememberedPlace(code) {
+  try {
+    const place = JSON.parse(localStorage.getItem(PLACE_KEY) || "null");
+    return place && place.code === code && Array.isArray(place.score) ? place : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Drop the guest token (after logging in, the session cookie identifies the player). */
 export function forgetToken() {
   try {
@@ -103,35 +124,26 @@ export async function api(path, { method = "GET", body, keepalive = false } = {}
   return data;
 }
 
+/** Who this browser is (``player``, null for nobody yet), what the server offers
+ * (``features``: "accounts") and the rooms where this player's game goes on (``playing``):
+ * GET /api/session, which answers 200 even for nobody (no error in the console). */
+export async function session() {
+  const data = await api("/api/session").catch(() => null);
+  return {
+    player: data?.player ?? null,
+    features: Array.isArray(data?.features) ? data.features : [],
+    playing: Array.isArray(data?.playing) ? data.playing : [],
+  };
+}
+
 /** Become (or rename) a guest; keeps the token for the WebSocket and REST. */
 export async function ensureGuest(name) {
-  const me = await api("/api/me").catch(() => null);
-  if (me?.player?.kind && me.player.kind !== "guest") return me.player; // logged in
+  const me = await session();
+  if (me.player?.kind && me.player.kind !== "guest") return me.player; // logged in
   const data = await api("/api/guest", { method: "POST", body: { name } });
   saveToken(data.token);
   saveName(data.player.name);
   return data.player;
-}
-
-const probes = new Map();
-
-/**
- * Does the server offer ``path`` (GET)? Optional features (accounts, leaderboard, quick
- * match) are shown only when their endpoint answers with anything but 404.
- */
-export function offers(path) {
-  if (!probes.has(path)) {
-    const headers = {};
-    const token = savedToken();
-    if (token) headers.Authorization = `Bearer ${token}`;
-    probes.set(
-      path,
-      fetch(path, { headers, credentials: "same-origin" })
-        .then((res) => res.status !== 404 && res.status !== 405)
-        .catch(() => false),
-    );
-  }
-  return probes.get(path);
 }
 
 /**

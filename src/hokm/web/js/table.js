@@ -49,7 +49,7 @@ export function renderTable(ctx) {
     store.table.status === "game_over" ? gameOver(ctx) : null,
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : h("p.note#spectator-note", {}, t("spectating_table")),
-    h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx)),
+    h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), previousGameLink(ctx)),
     aceDrawInfo(store),
     h(
       "details.rules-now#table-rules",
@@ -107,9 +107,9 @@ function hud(ctx) {
   );
 }
 
-/** The finished hand the table still shows: the last one once the game is over, or the one
- * whose result banner is up (until it is closed or the next hand's play begins); else null. */
-function shownHand(ctx) {
+/** The finished hand whose result is still up: the last one once the game is over, or the one
+ * whose result banner shows (until it is closed or the next hand's play begins); else null. */
+function bannerHand(ctx) {
   const { store, ui } = ctx;
   const game = store.game;
   const last = game.last_result;
@@ -119,6 +119,15 @@ function shownHand(ctx) {
   const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
   if (game.phase === "play" && begun && game.hand_number > res.hand) return null;
   return last && last.hand === res.hand ? last : res;
+}
+
+/** The finished hand the score bar and the crown still show: the banner's hand until the next
+ * hand is dealt (then its hakem is choosing trump, and the bar and crown must say so). */
+function shownHand(ctx) {
+  const shown = bannerHand(ctx);
+  if (shown === null || ctx.store.table.status === "game_over") return shown;
+  const game = ctx.store.game;
+  return game.phase === "deal" || !(game.hand_number > shown.hand) ? shown : null;
 }
 
 function awayBanner(ctx) {
@@ -346,6 +355,8 @@ function prompt(ctx) {
   else if (game.phase === "trump" && game.hakem !== null) text = t("waiting_trump", { name: store.seatName(game.hakem) });
   else if (game.phase === "bam") text = t("bam_waiting", { team: teamLabel(store, game.bam_team ?? 0) });
   else if (game.to_move !== null && game.to_move !== undefined) text = t("turn_of", { name: store.seatName(game.to_move) });
+  else if (game.phase === "choose_hakem") text = t("choosing_hakem");
+  else if (game.phase === "deal") text = t("dealing");
   if (game.bam_going) text = `${text} · ${t("bam_going")}`;
   // Only the text is a live region: the countdown beside it changes every second.
   // (kept when empty, hidden, so the table does not jump and the live region stays in place)
@@ -408,6 +419,15 @@ function closeGameButton(ctx) {
     h("button.danger#close-game-sure", { type: "button", onclick: () => { ui.confirmClose = false; ctx.command("close_game"); } }, t("close_game_sure")),
     h("button#close-game-cancel", { type: "button", onclick: () => { ui.confirmClose = false; ctx.redraw(); } }, t("quick_match_cancel")),
   );
+}
+
+/** In a room's second or later game: the way back to the game before (its result, record,
+ * replay and analysis), which the game-over panel showed until the owner started this one. */
+function previousGameLink(ctx) {
+  const { store } = ctx;
+  const n = store.table.game_number;
+  if (!Number.isInteger(n) || n < 2 || store.table.status === "game_over") return null;
+  return h("a.button#previous-game", { href: `#/game/${store.code}-${n - 1}` }, t("previous_game"));
 }
 
 function lastTrickButton(ctx) {
@@ -492,7 +512,7 @@ function resultBanner(ctx) {
   const res = store.handResult;
   if (store.table.status === "game_over") return null; // the game-over panel says it all
   // Once closed, or once the next hand's play has begun, the result no longer covers the table.
-  if (!res || shownHand(ctx) === null) return null;
+  if (!res || bannerHand(ctx) === null) return null;
   const mine = store.mySeat;
   const told = handTold(store, res);
   const animate = ui.bannerAnimated !== res.hand;
@@ -500,6 +520,7 @@ function resultBanner(ctx) {
   return h(
     `div.result-banner.result-${res.result}${animate ? ".enter" : ""}#hand-result`,
     { role: "status" },
+    h("div.small.result-hand", {}, t("hand_n", { n: res.hand + 1 })),
     h("strong.result-name", {}, told.title),
     h("div", {}, told.sentence),
     h("div.small.result-tricks", {}, `${t("tricks")}: `, ...tricksText(res.tricks, mine)),

@@ -2,7 +2,7 @@
 // (GET /api/leaderboard, /api/players/{id}, /api/accounts/me), else a note.
 import { h, patch } from "../dom.js";
 import { has, lang, num, t } from "../i18n.js";
-import { api, offers } from "../net.js";
+import { api, session } from "../net.js";
 
 function tierName(tier) {
   if (!tier) return "";
@@ -18,8 +18,13 @@ export async function render(main, params, path) {
   async function load() {
     s.data = null;
     if (isProfile) {
-      if (!(await offers("/api/accounts/me"))) {
+      const me = await session();
+      if (!me.features.includes("accounts")) {
         s.missing = true;
+        return;
+      }
+      if (!id && me.player?.kind !== "account") {
+        s.error = t("profile_login"); // nobody to show (asking would only be refused)
         return;
       }
       const target = id ? `/api/players/${encodeURIComponent(id)}` : "/api/accounts/me";
@@ -28,7 +33,7 @@ export async function render(main, params, path) {
         return null;
       });
     } else {
-      if (!(await offers("/api/leaderboard"))) {
+      if (!(await session()).features.includes("accounts")) {
         s.missing = true;
         return;
       }
@@ -86,6 +91,8 @@ export async function render(main, params, path) {
   /** One recent game: when, won or lost, the points, rated or not, and a link to its replay
    * (the game's id is no words for a player). */
   function recentGame(g) {
+    // a separator stays with what follows it: a wrapped line never ends in a lone dot
+    const SEP = " ·\u00a0";
     const at = g.finished_at ? new Date(g.finished_at) : null; // milliseconds
     const when = at
       ? new Intl.DateTimeFormat(lang() === "fa" ? "fa-IR" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(at)
@@ -106,12 +113,12 @@ export async function render(main, params, path) {
         : null,
       // "+1" kept together left to right (in a Persian line the plus sign went after the digit)
       g.points
-        ? [" · ", h("bdi", { dir: "ltr" }, `+${num(g.points)}`), " ", t(g.points === 1 ? "point_word" : "points_word")]
+        ? [SEP, h("bdi", { dir: "ltr" }, `+${num(g.points)}`), " ", t(g.points === 1 ? "point_word" : "points_word")]
         : null,
-      " · ",
+      SEP,
       h("span.small", {}, kind.filter(Boolean).join(t("list_sep"))),
-      at ? [" · ", h("time", { datetime: at.toISOString() }, when)] : null,
-      " · ",
+      at ? [SEP, h("time", { datetime: at.toISOString() }, when)] : null,
+      SEP,
       h("a", { href: `#/game/${encodeURIComponent(g.game_id)}` }, t("replay")),
     );
   }

@@ -1,7 +1,7 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { clearErrors, h, patch, toast } from "../dom.js";
 import { num, roomCode, t } from "../i18n.js";
-import { api, ensureGuest, forgetRoom, forgetToken, offers, rememberedRoom, savedName, savedToken, saveName } from "../net.js";
+import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, session } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
 export async function render(main) {
@@ -403,10 +403,11 @@ export async function render(main) {
 
   // Features that exist only when the server offers them. Wait for them (briefly) before the
   // first drawing, so that the page does not shift under a finger about to tap.
-  const features = Promise.all([botLevels(), offers("/api/accounts/me")]).then(async ([levels, accounts]) => {
+  const features = Promise.all([botLevels(), session()]).then(async ([levels, me]) => {
     if (levels.length) state.levels = levels;
+    const accounts = me.features.includes("accounts");
     state.accounts = accounts;
-    if (accounts) await loadAccount();
+    if (accounts && me.player?.kind === "account") await loadAccount();
     if (accounts && state.account) {
       const status = await api("/api/quick/status").catch(() => null);
       if (status?.state === "waiting") {
@@ -414,7 +415,7 @@ export async function render(main) {
         else abandonQueue();
       } else if (status?.state === "matched" && status.code) await quickGameOn(status.code);
     }
-    if (!state.quickGame && !state.quick) await roomGameOn(rememberedRoom());
+    if (!state.quickGame && !state.quick) await roomGameOn(me);
     state.ready = true;
   });
   await Promise.race([features, new Promise((r) => setTimeout(r, 1500))]);
@@ -425,12 +426,17 @@ export async function render(main) {
   async function quickGameOn(code) {
     if (await seatedInGame(code, state.account?.player?.id)) state.quickGame = code;
   }
-  /** The room this browser last played in, if its game goes on with this player seated. */
-  async function roomGameOn(code) {
-    if (!code) return;
-    let me = state.account?.player?.id;
-    if (!me && savedToken()) me = (await api("/api/me").catch(() => null))?.player?.id;
-    if (me && (await seatedInGame(code, me))) state.roomGame = code;
+  /** A room where this player's game goes on: one the server knows of (played from any
+   * device or browser), else the one this browser last played in if that game goes on. */
+  async function roomGameOn(me) {
+    const remembered = rememberedRoom();
+    if (me.playing.length) {
+      state.roomGame = me.playing.includes(remembered) ? remembered : me.playing[0];
+      return;
+    }
+    if (!remembered) return;
+    const id = me.player?.id;
+    if (id && (await seatedInGame(remembered, id))) state.roomGame = remembered;
     else forgetRoom(); // that game is over (or not this player's): not asked about again
   }
   async function seatedInGame(code, me) {

@@ -1,7 +1,7 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
 import { h, patch, toast } from "../dom.js";
 import { roomCode, t } from "../i18n.js";
-import { Connection, ensureGuest, rememberRoom, savedName, savedToken } from "../net.js";
+import { Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
 import { botLevels, phrases, refusal } from "../common.js";
@@ -15,6 +15,22 @@ function loadPlan(code) {
   } catch {
     return null;
   }
+}
+
+// Back at the table after this long away (not a mere reload), the player is told how far the
+// game went on without them.
+const AWAY_NOTE_MS = 10_000;
+
+/** Where the game stands, to tell a returning player what happened meanwhile. */
+function placeOf(store) {
+  const game = store.game;
+  if (!game || !Number.isInteger(game.hand_number)) return null;
+  return {
+    game: store.table.game_number ?? null,
+    hand: game.hand_number,
+    tricks: (game.tricks || []).length,
+    score: [...(game.score || [0, 0])],
+  };
 }
 
 export async function render(main, [rawCode]) {
@@ -126,7 +142,10 @@ export async function render(main, [rawCode]) {
     const game = store.game;
     const status = store.table.status;
     const atTable = game && status !== "lobby" && status !== "closed";
-    if (atTable && Number.isInteger(store.mySeat)) rememberRoom(code);
+    if (atTable && Number.isInteger(store.mySeat)) {
+      rememberRoom(code);
+      if ((status === "playing" || status === "paused") && ui.status === "online") rememberPlace(code, placeOf(store));
+    }
     // From the lobby (perhaps scrolled down to the options) to the table: show its top.
     const toTable = atTable && ui.drawnAtTable === false;
     ui.drawnAtTable = Boolean(atTable);
@@ -197,6 +216,18 @@ export async function render(main, [rawCode]) {
     }, 80);
   }
 
+  /** Back after a while (the tab was closed, the connection lost): if the game went on
+   * meanwhile, say so; a bot played this seat's turns. */
+  function tellWhileAway() {
+    const before = rememberedPlace(code);
+    const now = placeOf(store);
+    if (!before || !now || !Number.isInteger(store.mySeat)) return;
+    if (before.game !== now.game || Date.now() - before.at < AWAY_NOTE_MS) return;
+    if (now.hand === before.hand && now.tricks <= before.tricks) return;
+    const us = store.mySeat % 2;
+    toast(t("while_away", { hand: now.hand + 1, us: now.score[us], them: now.score[1 - us] }));
+  }
+
   function note(ev) {
     const name = typeof ev.seat === "number" ? store.seatName(ev.seat) : ev.name ?? "";
     if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }));
@@ -211,6 +242,7 @@ export async function render(main, [rawCode]) {
       toast(t(phase === "trump" ? "you_timeout_trump" : phase === "bam" ? "you_timeout_bam" : "you_timeout_card"), "error");
     } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
     else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
+    else if (ev.kind === "game_started" && ev.game > 1 && !store.isOwner) toast(t("new_game_started"));
     else if (ev.kind === "grace_warning") {
       const at = ev.cancel_at ?? ev.deadline ?? 0;
       const left = Math.max(0, Math.round(((at < 1e11 ? at * 1000 : at) - conn.serverNow()) / 1000));
@@ -223,6 +255,7 @@ export async function render(main, [rawCode]) {
     switch (msg.type) {
       case "snapshot":
         store.applySnapshot(msg);
+        tellWhileAway();
         conn.lastVersion = store.version;
         ui.spectator = store.you?.role === "spectator";
         runPlan();

@@ -86,6 +86,46 @@ async def test_kill_and_clean_restart_mid_hand(tmp_path: Path) -> None:
         server.stop()
 
 
+async def test_moves_after_a_restart_survive_a_second_crash(tmp_path: Path) -> None:
+    """A restart loads the table as nobody connected; the moves made after it must be
+    replayed from that state at the next restart. (They were replayed onto the snapshot
+    stored before the first restart, here at the game's end with the owner connected, whose
+    connection counts made the versions part: after a second kill -9 the new game went back
+    to its start and the moves the player had seen were lost.)"""
+    server = ServerProcess(tmp_path / "hokm.db", "--bot-delay", "0", "--hand-pause", "0")
+    try:
+        url = await server.start()
+        owner, code = await table_with_bots(url, rules=SLOW)
+        await owner.command("start")
+        await owner.play_until(
+            lambda c: any(e["event"]["kind"] == "game_result" for e in c.events), timeout=60
+        )
+        await asyncio.sleep(1)  # the game's end is stored, with a snapshot: owner connected
+        server.kill()  # nothing is logged after that snapshot
+        url = await server.start()
+        owner2, frame = await _rejoin(url, owner.token, code, owner.version)
+        await owner2.command("continue_game")
+        await _my_turn_after_acting(owner2, 3)  # bots move between: their moves are logged
+        before, acked = dict(owner2.view or {}), owner2.version
+        assert before["tricks"], "a trick was played after the restart"
+        server.kill()
+        url = await server.start()
+        owner3, frame = await _rejoin(url, owner.token, code, acked)
+        assert frame["version"] >= acked
+        assert _same_game(frame["game"], before)
+        # and once more: moves after a restart that replayed a log
+        await _my_turn_after_acting(owner3, 2)
+        before, acked = dict(owner3.view or {}), owner3.version
+        server.kill()
+        url = await server.start()
+        owner4, frame = await _rejoin(url, owner.token, code, acked)
+        assert frame["version"] >= acked and _same_game(frame["game"], before)
+        for client in (owner, owner2, owner3, owner4):
+            await client.close()
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize("crash_at", ["save_game", "record_game"])
 async def test_a_game_ended_just_before_a_crash_is_stored_and_counted(
     tmp_path: Path, crash_at: str

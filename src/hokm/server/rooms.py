@@ -328,13 +328,14 @@ class RoomActor:
         try:
             loaded = await self.manager.load_table(self.code)
             await self._store_finished(loaded.finished)  # the failed input may have ended one
+            self.table, self.seeds = loaded.table, loaded.seeds
+            self.seq, self.snapshot_seq = loaded.seq, loaded.snapshot_seq
+            await self._snapshot()  # the restored table: what later inputs apply to (get())
         except Exception:  # pragma: no cover - storage is down
             log.exception("room %s: reload failed", self.code)
             self.broken = True
             return False
         self.broken = False
-        self.table, self.seeds = loaded.table, loaded.seeds
-        self.seq, self.snapshot_seq = loaded.seq, loaded.snapshot_seq
         for conn in list(self.conns):  # clients reconnect and resume from the restored table
             conn.close(1011, "server_error")
         self.conns.clear()
@@ -1164,7 +1165,11 @@ class RoomManager:
                 # Done before anyone can reach the actor (no input may come between), still
                 # under the lock; if storing fails the room is not loaded and its log is kept.
                 await actor._store_finished(loaded.finished)
-                await actor._snapshot()
+            # The loaded table is restored (nobody connected, a game paused, deadlines moved
+            # on): the inputs from now on apply to it, so it is the snapshot they must be
+            # replayed from. Replayed onto the stored one instead (its players connected),
+            # they part from what players saw, and a second crash lost their moves.
+            await actor._snapshot()
             self._loading.pop(code, None)
             self.actors[code] = actor
             actor.start()

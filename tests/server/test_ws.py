@@ -61,6 +61,27 @@ async def test_no_hello_closes_the_socket(tmp_path: Path) -> None:
         assert ws.close_code == 4001
 
 
+async def test_a_token_that_identifies_nobody_is_refused(server: str) -> None:
+    """A forged or damaged token in hello is refused with 4001 (it used to make a new guest
+    quietly, who then had no seat); without a token a new guest is made."""
+    async with HokmClient(server, name="Sara") as sara:
+        assert sara.token is not None and sara.player is not None
+        player_id, good = sara.player["id"], sara.token
+    ws_url = server.replace("http", "ws") + "/ws"
+    for bad in (good[:-4] + "AAAA", "g_nobody.xyz", "not-a-session"):
+        async with websockets.connect(ws_url) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": bad}))
+            bye = json.loads(await ws.recv())
+            assert bye["type"] == "bye" and bye["code"] == 4001, bye
+            assert bye["reason"]["fa"]
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+    async with HokmClient(server, token=good) as again:  # the real token still works
+        assert again.player is not None and again.player["id"] == player_id
+    async with HokmClient(server, name="New") as fresh:
+        assert fresh.player is not None and fresh.player["id"] != player_id
+
+
 async def test_malformed_frames_get_errors_and_change_nothing(server: str) -> None:
     """Bad JSON, binary, oversized, unknown types and bad fields: an error each, same version."""
     owner, code = await table_with_bots(server)

@@ -268,6 +268,16 @@ class _Session:
             await self._close(4001, str(refusal.frame["code"]), None)
             return None
         identity = await self.state.auth.identify(self.websocket.cookies, token)
+        if identity is None and token:
+            # A token that identifies nobody (forged, damaged, from another server, a session
+            # logged out) is refused: quietly becoming a new guest would lose the seat.
+            await self._close(
+                4001,
+                "unauthorized",
+                "this token identifies nobody: say hello without it to be a new guest",
+                "این نشانه متعلق به هیچ بازیکنی نیست؛ بدون آن وارد شوید تا مهمان تازه‌ای باشید",
+            )
+            return None
         if identity is None:
             client = self.websocket.client
             if not self.state.creations.allow(client.host if client is not None else None):

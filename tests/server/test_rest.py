@@ -7,8 +7,10 @@ import sqlite3
 from pathlib import Path
 
 import httpx
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from hokm.engine import Deal, Seat, seed_commitment
+from hokm.server import create_app
 from tests.server.helpers import running_server, settings, table_with_bots
 
 
@@ -112,6 +114,30 @@ async def test_rules_presets_phrases_health_and_openapi(server: str) -> None:
         assert spec["openapi"].startswith("3.") and "/api/rooms" in spec["paths"]
 
 
+async def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> None:
+    """/api/health asks the database: 503 with ``database: false`` when it does not answer
+    (here the storage's engine pointed at a port where no database listens), 200 again once
+    it does."""
+    app = create_app(settings(tmp_path / "hokm.db"))
+    async with (
+        running_server(settings(tmp_path / "hokm.db"), app) as url,
+        httpx.AsyncClient(base_url=url) as http,
+    ):
+        healthy = await http.get("/api/health")
+        assert healthy.status_code == 200 and healthy.json()["database"] is True
+        storage = app.state.hokm.storage
+        working = storage.engine
+        storage.engine = create_async_engine("postgresql+asyncpg://hokm@127.0.0.1:9/none")
+        try:
+            down = await http.get("/api/health")
+        finally:
+            await storage.engine.dispose()
+            storage.engine = working
+        assert down.status_code == 503
+        assert down.json()["ok"] is False and down.json()["database"] is False
+        assert (await http.get("/api/health")).status_code == 200
+
+
 async def test_verify_rederives_the_deal(server: str) -> None:
     """POST /api/verify checks a seed against its commitment and the dealt cards."""
     deal = Deal.from_seed("abc", Seat(2))
@@ -164,6 +190,9 @@ async def test_metrics_report_garbage_collector_pauses(server: str) -> None:
     assert after["gen2"]["count"] >= before + 1
     assert after["gen2"]["max_ms"] > 0
     assert set(after) == {"gen0", "gen1", "gen2"}
+    async with httpx.AsyncClient(base_url=server) as http:
+        bad = await http.get("/api/metrics?since=abc")
+    assert bad.status_code == 400 and "since" in bad.json()["message"]
 
 
 async def test_refused_requests_leave_nothing_behind(tmp_path: Path) -> None:

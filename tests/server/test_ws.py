@@ -99,6 +99,7 @@ async def test_malformed_frames_get_errors_and_change_nothing(server: str) -> No
             {"type": "action", "version": "x", "action_id": "a", "action": {"type": "play"}},
             {"type": "join", "code": "ZZZZZZ"},
             {"type": "join"},
+            {"type": "join", "code": 12},
             {"type": "hello", "protocol": 1},
         )
     ]
@@ -110,9 +111,10 @@ async def test_malformed_frames_get_errors_and_change_nothing(server: str) -> No
         "room_not_found",
         "bad_message",
         "bad_message",
+        "bad_message",
     ]
     assert all(r["message"] and r["message_fa"] for r in replies)
-    await owner.wait_for(lambda c: sum(f.get("type") == "error" for f in c.frames) >= 13)
+    await owner.wait_for(lambda c: sum(f.get("type") == "error" for f in c.frames) >= 14)
     codes = [f["code"] for f in owner.frames if f.get("type") == "error"][:6]
     assert codes == ["bad_json", "bad_json", "bad_json", "bad_message", "bad_json", "too_large"]
     info = await owner.rest("GET", f"/api/rooms/{code}")

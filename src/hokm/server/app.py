@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         storage = SqlStorage(settings.database_url, prefix=settings.table_prefix)
         await storage.start()
+        log.info("storage: %s", storage.describe())
         secret = settings.secret or await storage.setting("secret", secrets.token_hex(32))
         guests = GuestAuthenticator(TokenSigner(secret.encode()), storage)
         rooms = RoomManager(storage, settings)

@@ -14,7 +14,7 @@ from typing import Any
 __all__ = ["MESSAGES", "error_body", "error_frame"]
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "bad_json": ("the frame is not a JSON object", "پیام دریافتی JSON معتبر نیست"),
+    "bad_json": ("the message is not a JSON object", "پیام دریافتی JSON معتبر نیست"),
     "bad_message": ("the message is malformed", "پیام نامعتبر است"),
     "too_large": ("the frame is too large", "پیام خیلی بزرگ است"),
     "rate_limited": ("too many messages too fast", "پیام‌ها خیلی سریع فرستاده شده‌اند"),

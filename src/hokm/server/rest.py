@@ -392,10 +392,14 @@ async def get_metrics(request: Request) -> Response:
     """Rooms, connections, move-to-broadcast latency and garbage-collector pauses (samples
     newer than ``since``)."""
     rooms = _state(request).rooms
+    raw = request.query_params.get("since", "0")
     try:
-        since = float(request.query_params.get("since", "0"))
+        since = float(raw)
     except ValueError:
-        since = 0.0
+        return JSONResponse(
+            error_body("bad_request", f"since must be a Unix time in seconds, not {raw[:40]!r}"),
+            status_code=400,
+        )
     actors = list(rooms.actors.values())
     return JSONResponse(
         {
@@ -409,8 +413,13 @@ async def get_metrics(request: Request) -> Response:
 
 
 async def get_health(request: Request) -> Response:
-    """Liveness."""
-    return JSONResponse({"ok": True, "version": __version__, "protocol": PROTOCOL_VERSION})
+    """Liveness and the database: 503 with ``"database": false`` when it does not answer
+    (games cannot be stored then; rooms refuse inputs they cannot log)."""
+    up = await _state(request).storage.ping()
+    return JSONResponse(
+        {"ok": up, "database": up, "version": __version__, "protocol": PROTOCOL_VERSION},
+        status_code=200 if up else 503,
+    )
 
 
 async def room_link(request: Request) -> Response:

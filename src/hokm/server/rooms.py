@@ -572,6 +572,14 @@ class RoomActor:
             cancelled=result.status != "completed",
         )
         await self.manager.storage.save_game(summary, {**record, "result": result.to_dict()})
+        log.info(
+            "room %s: game %d %s, %d–%d",
+            self.code,
+            result.game,
+            result.status,
+            result.score[0],
+            result.score[1],
+        )
         for listener in list(self.manager.game_listeners):
             try:
                 await listener(self, result, summary.game_id, summary.finished_at)
@@ -948,11 +956,20 @@ class RoomManager:
         """After a start: load every room whose input log goes past its snapshot (the server
         stopped without its final snapshot, e.g. killed), which stores and reports any game
         such inputs ended; then report stored games never reported (the catch-ups)."""
-        for code in await self.storage.rooms_with_tail():
+        codes = await self.storage.rooms_with_tail()
+        recovered = 0
+        for code in codes:
             try:
-                await self.get(code)
+                recovered += await self.get(code) is not None
             except Exception:  # pragma: no cover - a broken room must not stop the server
                 log.exception("room %s: could not be recovered at start-up", code)
+        if codes:
+            log.info(
+                "recovered %d of %d rooms whose inputs went past their snapshot (%s)",
+                recovered,
+                len(codes),
+                ", ".join(codes[:20]) + (" …" if len(codes) > 20 else ""),
+            )
         await self.catch_up()
 
     async def catch_up(self) -> None:

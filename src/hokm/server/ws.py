@@ -349,6 +349,7 @@ class _Session:
                     assert self.flood_since is not None
                     if now - self.flood_since > self.settings.flood_close_seconds:
                         en, fa = MESSAGES["flooding"]
+                        log.info("closing a flooding connection of %s (4008)", conn.player)
                         conn.push({"type": "bye", "code": 4008, "reason": {"en": en, "fa": fa}})
                         conn.close(4008, "flooding")
                         break
@@ -415,7 +416,9 @@ class _Session:
         last = _version(data.get("last_version"), "join")
         if data.get("as") not in (None, "player", "spectator"):
             return error_frame("bad_message", "join: as is player or spectator", ref=ref)
-        if not isinstance(code_raw, str) or len(code_raw) > 32 or not is_code(code_raw):
+        if not isinstance(code_raw, str):
+            return error_frame("bad_message", "join: code must be a string", ref=ref)
+        if len(code_raw) > 32 or not is_code(code_raw):
             return error_frame("room_not_found", ref=ref)
         for _ in range(3):  # a room unloaded just as the join arrived is loaded again
             room = await self.state.rooms.get(normalize_code(code_raw))

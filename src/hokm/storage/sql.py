@@ -221,6 +221,24 @@ class SqlStorage:
         async with self.engine.begin() as conn:
             await conn.run_sync(self.t.metadata.drop_all)
 
+    async def ping(self, timeout: float = 2.0) -> bool:
+        """Whether the database answers a trivial query within ``timeout`` seconds."""
+
+        async def query() -> None:
+            async with self.engine.connect() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+
+        try:
+            await asyncio.wait_for(query(), timeout)
+        except Exception:
+            log.warning("the database did not answer (%s)", self._safe_url(), exc_info=True)
+            return False
+        return True
+
+    def describe(self) -> str:
+        """Where the data lives, for the operator's log (no password)."""
+        return f"{self._safe_url()} (tables {self.prefix}*)"
+
     def _safe_url(self) -> str:
         return make_url(self.url).render_as_string(hide_password=True)
 

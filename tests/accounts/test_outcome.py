@@ -61,3 +61,18 @@ def test_bots_game_from_the_queue_is_quick_but_not_rated() -> None:
     bots = result(players=("a", None, None, None), bots=(None, "medium", "medium", "medium"))
     outcome = outcome_of(bots, game_id="T-1", code="T", match=solo, at=1)
     assert outcome.quick and not outcome.rated and outcome.points() == {"a": 1}
+
+
+def test_a_player_who_took_hints_earns_no_points_for_the_win() -> None:
+    practice = result(players=("a", None, None, None), bots=(None, "medium", "medium", "medium"))
+    plain = outcome_of(practice, game_id="T-1", code="T", match=None, at=1)
+    assert plain.points() == {"a": 1}
+    hinted = outcome_of(
+        result(players=("a", None, "c", None), hinted=("a",)),
+        game_id="T-1",
+        code="T",
+        match=None,
+        at=1,
+    )
+    assert hinted.assisted == {"a"} and hinted.points() == {"c": 1}  # the partner keeps his
+    assert hinted.result_of("a") == "won"  # still a win in the history

@@ -398,17 +398,20 @@ def test_a_player_alone_with_bots_gets_the_rule_bots_hint_which_changes_nothing(
     clock: Clock,
 ) -> None:
     """At her own decision Ann may ask what the rule bot would do from her view: a legal
-    action in the reply, the same for the same position, and no event, no version change."""
+    action in the reply, the same for the same position. The first hint of the game is told
+    (``hints_used``: a win earns her no points then); later ones change nothing at all."""
     table = _to_ann_trump(clock, trump_seconds=20)
     before = table.version
     out = ok(table.handle("ann", {"type": "hint"}, clock.now))
-    assert out.events == [] and table.version == before
+    assert [e.kind for e in out.events] == ["hints_used"] and table.version == before + 1
+    assert table.hinted == ["ann"] and table.public_state()["hinted"] == ["ann"]
     assert out.reply is not None
     hint = out.reply["hint"]
     assert table.game is not None
     assert hint in view_of(table.game, 0).legal and hint["type"] == "choose_trump"
-    again = ok(table.handle("ann", {"type": "hint"}, clock.now)).reply
-    assert again is not None and again["hint"] == hint
+    again = ok(table.handle("ann", {"type": "hint"}, clock.now))
+    assert again.events == [] and table.version == before + 1
+    assert again.reply is not None and again.reply["hint"] == hint
     # Named as suggested; she leads; then it is a bot's turn, not hers: refused, with why.
     act = {"type": "action", "action": hint, "version": table.version, "action_id": "h1"}
     ok(table.handle("ann", act, clock.now))
@@ -445,5 +448,22 @@ def test_a_hint_does_not_bring_an_away_player_back_nor_is_remembered(clock: Cloc
     table.advance(clock.advance(20))  # trump timed out: missed once
     version = table.version
     out = table.handle("ann", {"type": "hint", "action_id": "h"}, clock.now)
-    assert out.events == [] and table.version == version and table.seats[0].missed == 1
+    assert [e.kind for e in out.events] == ["hints_used"] and table.version == version + 1
+    assert table.seats[0].missed == 1  # not back
     assert ("ann", "h") not in table.replies
+
+
+def test_a_game_won_with_hints_says_who_took_them_and_survives_a_restart(clock: Clock) -> None:
+    """The game's result names the players who asked for hints (the accounts give them no
+    points for it); the table keeps them through a restart, and a new game starts without."""
+    table = _to_ann_trump(clock, trump_seconds=20)
+    ok(table.handle("ann", {"type": "hint"}, clock.now))
+    restored = Table.from_dict(table.to_dict(), now=clock.now)
+    assert restored.hinted == ["ann"]
+    restored.connect("ann", clock.now)  # restored as nobody connected: paused until then
+    play_out(restored, clock, ["ann"])
+    result = restored.results[-1]
+    assert result.status == "completed" and result.hinted == ("ann",)
+    assert type(result).from_dict(result.to_dict()).hinted == ("ann",)
+    ok(restored.handle("ann", {"type": "continue_game"}, clock.now))
+    assert restored.hinted == [] and restored.public_state()["hinted"] == []

@@ -365,10 +365,13 @@ def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page])
         if page.locator("#hint").count():
             break
         take_turn(page)
+    assert "امتیاز" in (page.get_attribute("#hint", "title") or "")  # told before asking
     page.click("#hint")
     page.wait_for_selector(".hinted")
     said = page.inner_text("#hint-said")
     assert said.startswith("ربات متوسط")
+    page.locator(".toast", has_text="امتیاز ندارد").wait_for()  # and when asking
+    assert store(page, "s.table.hinted") == [store(page, "s.you.player_id")]
     shot(page, "phone-hint")
     hinted = page.locator(".hinted").first
     card = hinted.get_attribute("data-card")
@@ -386,6 +389,7 @@ def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page])
             break
         take_turn(page)
     assert page.locator(".hinted").count() == 0
+    assert page.get_attribute("#hint", "title") is None  # no more to lose
 
 
 _RECORD_NEXT_DEAL = """

@@ -50,7 +50,8 @@ class GameOutcome:
     """A finished or cancelled game, as the accounts see it (the server reports it once or more).
 
     ``players`` by seat (``None``: a bot); ``winner_team`` ``None`` if cancelled; ``rated`` only
-    for quick games matched among four humans; ``leavers`` left the game in progress on purpose.
+    for quick games matched among four humans; ``leavers`` left the game in progress on purpose;
+    ``assisted`` asked for hints during it (a win earns them no account points).
     """
 
     game_id: str
@@ -60,6 +61,7 @@ class GameOutcome:
     quick: bool = False
     rated: bool = False
     leavers: frozenset[str] = field(default_factory=frozenset)
+    assisted: frozenset[str] = field(default_factory=frozenset)  # asked for hints: no points
     code: str | None = None
     finished_at: int = 0
 
@@ -86,9 +88,9 @@ class GameOutcome:
         return "won" if seat % 2 == self.winner_team else "lost"
 
     def points(self) -> dict[str, int]:
-        """Account points: the winners' humans, a leaver excepted."""
+        """Account points: the winners' humans, a leaver or a player who took hints excepted."""
         won = points_for_game(self.players, self.winner_team, par_bam=self.par_bam)
-        return {p: n for p, n in won.items() if p not in self.leavers}
+        return {p: n for p, n in won.items() if p not in self.leavers | self.assisted}
 
     def rated_game(self) -> RatedGame:
         a, b, c, d = (str(p) for p in self.players)

@@ -279,6 +279,7 @@ def outcome_of(
         quick=quick,
         rated=rated and len(humans) == 4,
         leavers=frozenset(leavers),
+        assisted=frozenset(p for p in result.hinted if p in humans),
         code=code,
         finished_at=at,
     )

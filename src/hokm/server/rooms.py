@@ -375,7 +375,7 @@ class RoomActor:
         if isinstance(item, _Command):
             step.outcome = table.handle(item.player, item.data, now)
             logged = "action_id" in item.data and item.data.get("type") != "hint"
-            if step.outcome.changed or logged:  # (a hint changes nothing: not logged)
+            if step.outcome.changed or logged:  # (a later hint changes nothing: not logged)
                 op, data = "cmd", item.data
                 said = [e.data["text"] for e in step.outcome.events if e.kind == "chat"]
                 if said and data.get("text") is not None:

@@ -287,7 +287,8 @@ HINT_LEVEL = "medium"
 def cmd_hint(table: Table, player: str, cmd: Command, now: float) -> None:
     """What the rule bot would do in the player's place, from the player's own view: for a
     player alone at a table of bots (practice), at their own trump or card decision. Changes
-    nothing (not even *away*: :meth:`Table._touch` skips it)."""
+    nothing but, the first time in a game, that the player used hints (the ``hints_used``
+    event: a win then earns them no points); not even *away* (:meth:`Table._touch` skips it)."""
     seat = table.seat_of(player)
     if seat is None:
         raise TableError("not_seated", "you have no seat")
@@ -314,6 +315,11 @@ def cmd_hint(table: Table, player: str, cmd: Command, now: float) -> None:
     if action not in view.legal:
         raise TableError("wrong_status", "no hint now")
     table.reply_extra = {"hint": action}
+    if player not in table.hinted:
+        # The first hint of a game is a change (and so logged): a win with hints earns no
+        # account points. Later hints change nothing.
+        table.hinted.append(player)
+        table._emit("hints_used", {"player": player, "seat": seat})
 
 
 def cmd_chat(table: Table, player: str, cmd: Command, now: float) -> None:

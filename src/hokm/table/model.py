@@ -173,6 +173,7 @@ class GameResult:
     (each gets a loss), with their seat. ``abandoned``: the player whose absence cancelled it.
     ``results``: the result kind of each finished hand (``normal``, ``kot``, ``hakem_kot``,
     ``bam``, ``par_bam``, ``failed_bam``); ``par_bam`` is True if the game was won by a par-bam.
+    ``hinted``: players who asked for a hint during the game (a win earns them no points).
     """
 
     table_id: str
@@ -186,6 +187,7 @@ class GameResult:
     par_bam: bool
     left: tuple[tuple[str, int], ...]
     abandoned: str | None = None
+    hinted: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -200,6 +202,7 @@ class GameResult:
             "par_bam": self.par_bam,
             "left": [[p, s] for p, s in self.left],
             "abandoned": self.abandoned,
+            "hinted": list(self.hinted),
         }
 
     @classmethod
@@ -218,6 +221,7 @@ class GameResult:
             par_bam=bool(data["par_bam"]),
             left=tuple((str(x), int(y)) for x, y in data["left"]),
             abandoned=data.get("abandoned"),
+            hinted=tuple(str(p) for p in data.get("hinted", ())),
         )
 
 

@@ -119,6 +119,7 @@ class Table:
         self.game_version = 0  # version of the last event that changed the game
         self.deadlines: dict[str, Deadline] = {}
         self.left_this_game: list[tuple[str, int]] = []
+        self.hinted: list[str] = []  # players who asked for a hint in this game (no points)
         self.commitment: str | None = None  # commitment of the current hand's deal
         self.chat: deque[dict[str, Any]] = deque(maxlen=self.config.chat_size)
         self.log: deque[TableEvent] = deque(maxlen=self.config.log_size)
@@ -429,6 +430,7 @@ class Table:
             ],
             "seats": [self._seat_public(i) for i in range(4)],
             "game_number": self.game_number,
+            "hinted": list(self.hinted),  # who asked for hints in this game (no points)
             "games": [r.to_dict() for r in self.results[-20:]],
             "grace": [
                 {"player": d.player, "seat": d.seat, "cancel_at": d.at}
@@ -461,6 +463,7 @@ class Table:
             "forced_version": self.forced_version,
             "deadlines": {k: d.to_dict() for k, d in self.deadlines.items()},
             "left_this_game": [[p, s] for p, s in self.left_this_game],
+            "hinted": list(self.hinted),
             "commitment": self.commitment,
             "chat": list(self.chat),
             "replies": [[p, a, r] for (p, a), r in self.replies.items()],
@@ -508,6 +511,7 @@ class Table:
         table.game_version = int(data["game_version"])
         table.forced_version = data.get("forced_version")
         table.left_this_game = [(str(p), int(s)) for p, s in data["left_this_game"]]
+        table.hinted = [str(p) for p in data.get("hinted", [])]
         table.commitment = data["commitment"]
         table.chat.extend(data["chat"])
         for p, a, r in data["replies"]:
@@ -631,6 +635,7 @@ class Table:
         self.game = game
         self.game_number += 1
         self.left_this_game = []
+        self.hinted = []
         self.commitment = None
         for slot in self.seats:
             slot.missed, slot.away = 0, False
@@ -882,6 +887,7 @@ class Table:
             par_bam=completed and bool(results) and results[-1] == "par_bam",
             left=tuple(self.left_this_game),
             abandoned=abandoned,
+            hinted=tuple(self.hinted),
         )
         names: list[str | None] = [
             self.members[p].name if p is not None and p in self.members else None for p in players

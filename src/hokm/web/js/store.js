@@ -175,9 +175,13 @@ export class RoomStore {
         table.owner = ev.owner ?? ev.player_id ?? null;
         if (this.you) this.you.owner = Boolean(table.owner) && table.owner === this.you.player_id;
         return null;
+      case "hints_used":
+        table.hinted = [...(table.hinted || []).filter((p) => p !== ev.player), ev.player];
+        return null;
       case "game_started":
         if (ev.rules) table.rules = ev.rules;
         table.game_number = ev.game ?? table.game_number;
+        table.hinted = [];
         table.grace = [];
         this.handResult = null;
         return "game";

@@ -269,17 +269,26 @@ function hintSaid(hint) {
 }
 
 /** «راهنما»: for a player alone with bots (practice), what the rule bot would do here. */
+/** Whether this player asked for a hint in this game (a win then earns them no points). */
+function hintedMe(store) {
+  const me = store.you?.player_id;
+  return Boolean(me && (store.table.hinted || []).includes(me));
+}
+
 function hintButton(ctx) {
   const { store, ui } = ctx;
   if (store.table.seats.filter((s) => s.kind === "human").length !== 1) return null;
   const key = decisionKey(store);
+  const first = !hintedMe(store); // the first hint of a game costs the win's points
   return h(
     "button.link.hint-btn#hint",
     {
       type: "button",
+      title: first ? t("hint_costs_points") : undefined,
       onclick: async () => {
         const reply = await ctx.command("hint");
         if (reply?.type === "ack" && reply.hint) {
+          if (first) toast(t("hint_costs_points"));
           ui.hint = { key, action: reply.hint };
           ctx.redraw();
           document.querySelector(".hinted")?.focus();
@@ -576,6 +585,7 @@ function gameOver(ctx) {
     { role: "region", "aria-label": t("game_result"), dataset: { decision: "1" } },
     h("h2", {}, t("game_result"), ": ", headline),
     h("p", {}, t("won_game", { team: [win, win + 2].map((s) => store.seatName(s)).join(t("and")) })),
+    me !== null && me !== undefined && me % 2 === win && hintedMe(store) ? h("p.small#hinted-game", {}, t("hinted_no_points")) : null,
     game.last_result
       ? h(
           "p#last-hand",

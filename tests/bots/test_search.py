@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hokm.bots.search import SearchBot
 from hokm.engine import Deal, Game, Phase, Play, RuleSet, Seat, Suit, view_of
 
@@ -178,3 +180,36 @@ def test_worlds_drawn_with_play_evidence_explain_the_plays_and_cost_work() -> No
     plain = SearchBot(seed=4, worlds=6, infer=0, learned=0)
     assert game.can(plain.act(view))
     assert plain.last is not None and plain.last.worlds == 6
+
+
+def test_playout_values_mix_with_double_dummy_over_the_same_worlds() -> None:
+    """``playout_weight`` w values each card by (1 − w) × double-dummy + w × the hand played
+    out by rule bots, in the same worlds: the mixed values are the weighted mean of the two
+    pure ones, and with w = 1 each card's value is the mean of playout outcomes (points of a
+    normal win or loss, or a kot)."""
+    rng = random.Random(11)
+    game = Game(RuleSet(), hakem=Seat(0))
+    game.apply(Deal.from_seed("mix", Seat(0)))
+    game.choose_trump(Suit.HEARTS)
+    checked = 0
+    while game.hand_number == 0 and checked < 12:
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat)
+        if len(view.tricks) >= 6 and len(game.legal_cards()) > 1:
+            rule = SearchBot(seed=1).rule.choose_card(view)
+            pure = {
+                w: SearchBot(seed=1, worlds=6, playout_weight=w).evaluate(view, rule)
+                for w in (0.0, 0.5, 1.0)
+            }
+            assert pure[0.0].worlds == pure[1.0].worlds == pure[0.5].worlds
+            for card, mixed in pure[0.5].values.items():
+                expected = (pure[0.0].values[card] + pure[1.0].values[card]) / 2
+                assert abs(mixed - expected) < 1e-9
+            assert all(-3 <= v <= 3 for v in pure[1.0].values.values())
+            checked += 1
+        game.play(rng.choice(game.legal_cards()))
+    assert checked > 0
+    assert SearchBot(seed=1, playout_weight=0.5).playout_weight == 0.5
+    with pytest.raises(ValueError, match="playout_weight"):
+        SearchBot(playout_weight=1.5)

@@ -12,8 +12,11 @@ it broke. From then on, for each card decision the bot
    other seats' recent plays: would the rule bot, holding those cards, have played them?
    (:class:`~hokm.bots.sampling.PlayEvidence`; a world that does not is kept only with
    probability ``miss`` per play, or weighted so in the endgame);
-4. solves each world double-dummy for every legal card (:func:`hokm.bots.dd.card_outcomes`:
-   does our team reach 7, is it a kot either way);
+4. values every legal card in each world half by double-dummy solving
+   (:func:`hokm.bots.dd.card_outcomes`: does our team reach 7, is it a kot either way) and
+   half by playing the hand out with rule bots on all four seats
+   (:class:`~hokm.bots.rollout.Playout`: each seat sees only its own cards), the
+   ``playout_weight``;
 5. turns outcomes into points (normal, kot, hakem-kot) capped by what the game still needs, so
    a point beyond the target is worth nothing;
 6. plays the best card only if it beats the rule card by a clear margin over the same worlds.
@@ -44,6 +47,7 @@ from hokm.bots.dd import card_outcomes
 from hokm.bots.fast import FastHand
 from hokm.bots.knowledge import Knowledge
 from hokm.bots.learned import card_features, early_value_model
+from hokm.bots.rollout import Playout
 from hokm.bots.rule import RuleBot
 from hokm.bots.sampling import (
     Facts,
@@ -73,6 +77,7 @@ TRAINED_KOT_POINTS = 2
 TRAINED_HAKEM_KOT_POINTS = 3
 SAMPLE_WORK = 300  # drawing one world
 CHECK_WORK = 40  # asking the rule bot what a seat would have played (play evidence)
+PLAY_WORK = 45  # one rule-bot play of a playout
 
 
 def learned_applies(view: SeatView, *, near_target: bool = False) -> bool:
@@ -161,6 +166,7 @@ class SearchBot(CardBot):
         learned: int = LEARNED_TRICKS,
         learned_margin: float = 0.0,
         near_target: bool = True,
+        playout_weight: float = 0.5,
     ) -> None:
         super().__init__(seed=seed)
         checks = (
@@ -175,6 +181,7 @@ class SearchBot(CardBot):
             (tries >= 1, "tries must be at least 1"),
             (0 <= learned <= 13, "learned must be from 0 to 13 (tricks)"),
             (learned_margin >= 0, "learned_margin must be at least 0"),
+            (0 <= playout_weight <= 1, "playout_weight must be from 0 to 1"),
         )
         for ok, message in checks:
             if not ok:
@@ -192,6 +199,7 @@ class SearchBot(CardBot):
         self.learned = learned
         self.learned_margin = learned_margin
         self.near_target = near_target
+        self.playout_weight = playout_weight
         self.rule = RuleBot(seed=seed)
         self.last: Evaluation | None = None
 
@@ -281,6 +289,9 @@ class SearchBot(CardBot):
         per_world: list[tuple[float, dict[int, int]]] = []  # (weight, outcomes) per world
         weight_sum = 0.0
         count = 0
+        pw = self.playout_weight
+        base: Playout | None = None
+        legal = legal_cards_of(view)
         for world, weight in weighted:
             if not exact and count >= MIN_WORLDS and meter[0] > self.work_budget:
                 break  # the dearest positions get fewer worlds
@@ -296,7 +307,12 @@ class SearchBot(CardBot):
             )
             outcomes = card_outcomes(hand, kot=self.kot, kot_nodes=kot_nodes, meter=meter)
             for index, outcome in outcomes.items():
-                totals[index] = totals.get(index, 0.0) + weight * points[outcome]
+                totals[index] = totals.get(index, 0.0) + weight * (1 - pw) * points[outcome]
+            if pw > 0:
+                base = base or Playout.from_view(view, world)
+                for card in legal:
+                    outcome = self._playout_outcome(base, world, card, meter)
+                    totals[card.index] = totals.get(card.index, 0.0) + weight * pw * points[outcome]
             weight_sum += weight
             per_world.append((weight, outcomes))
         values = {Card.from_index(c): v / max(weight_sum, 1e-9) for c, v in totals.items()}
@@ -308,6 +324,23 @@ class SearchBot(CardBot):
         ):
             card = best
         return Evaluation(card, rule_card, values, count, exact, meter[0])
+
+    def _playout_outcome(
+        self, base: Playout, world: list[int], card: Card, meter: list[int]
+    ) -> int:
+        """The hand's outcome for the mover's side (±1, ±2 with a kot) when it plays ``card``
+        and every seat then plays on as the rule bot, in ``world``."""
+        team = base.to_move & 1
+        playout = base.copy(world)
+        playout.play(card)
+        before = playout.tricks_played
+        won = playout.finish()
+        meter[0] += PLAY_WORK * 4 * (playout.tricks_played - before + 1)
+        if won[team] >= 7:
+            outcome = 2 if won[1 - team] == 0 else 1
+        else:
+            outcome = -2 if won[team] == 0 else -1
+        return outcome if self.kot else (1 if outcome > 0 else -1)
 
     @staticmethod
     def _t_value(

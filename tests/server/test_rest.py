@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from hokm.engine import Deal, Seat, seed_commitment
 from hokm.server import create_app
+from hokm.server.auth import TokenSigner
 from tests.server.helpers import running_server, settings, table_with_bots
 
 
@@ -57,6 +58,21 @@ async def test_the_session_says_who_and_where_their_game_goes_on(server: str) ->
             assert (await other.get("/api/session")).json()["playing"] == []  # not Ann's game
     finally:
         await owner.close()
+
+
+async def test_a_signed_token_of_an_unknown_player_does_not_hide_the_cookie(
+    server: str,
+) -> None:
+    """A token signed by this server for a player it does not know (e.g. from a wiped
+    database) is passed over for the guest cookie that does identify the caller."""
+    ghost = TokenSigner(b"test-secret").sign("g_ghostghost")  # the test server's secret
+    async with httpx.AsyncClient(base_url=server) as http:
+        player = (await http.post("/api/guest", json={"name": "Sara"})).json()["player"]
+        me = await http.get("/api/me", headers={"Authorization": f"Bearer {ghost}"})
+        assert me.status_code == 200 and me.json()["player"]["id"] == player["id"]
+    async with httpx.AsyncClient(base_url=server) as cookieless:
+        alone = await cookieless.get("/api/me", headers={"Authorization": f"Bearer {ghost}"})
+        assert alone.status_code == 401
 
 
 async def test_bad_names_and_bodies_are_refused(server: str) -> None:
@@ -115,9 +131,9 @@ async def test_rules_presets_phrases_health_and_openapi(server: str) -> None:
 
 
 async def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> None:
-    """/api/health asks the database: 503 with ``database: false`` when it does not answer
-    (here the storage's engine pointed at a port where no database listens), 200 again once
-    it does."""
+    """/api/health asks the database: ``database: false`` when it does not answer (here the
+    storage's engine pointed at a port where no database listens), a 503 then with
+    ``?ready=1``; the process itself is alive (200)."""
     app = create_app(settings(tmp_path / "hokm.db"))
     async with (
         running_server(settings(tmp_path / "hokm.db"), app) as url,
@@ -130,12 +146,14 @@ async def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> 
         storage.engine = create_async_engine("postgresql+asyncpg://hokm@127.0.0.1:9/none")
         try:
             down = await http.get("/api/health")
+            not_ready = await http.get("/api/health?ready=1")
         finally:
             await storage.engine.dispose()
             storage.engine = working
-        assert down.status_code == 503
-        assert down.json()["ok"] is False and down.json()["database"] is False
-        assert (await http.get("/api/health")).status_code == 200
+        assert not_ready.status_code == 503 and not_ready.json()["database"] is False
+        assert down.status_code == 200  # the process is alive
+        assert down.json()["ok"] is True and down.json()["database"] is False
+        assert (await http.get("/api/health?ready=1")).status_code == 200  # it answers again
 
 
 async def test_verify_rederives_the_deal(server: str) -> None:

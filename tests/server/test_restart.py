@@ -212,3 +212,37 @@ async def test_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> Non
         assert not [pid for pid in workers if _alive(pid)]
     finally:
         server.stop()
+
+
+async def test_the_first_hint_of_a_game_survives_crashes(tmp_path: Path) -> None:
+    """The first hint is logged as that fact (the player earns no points for the game) and
+    replayed without asking the bot again; later hints are not logged and change nothing."""
+    server = ServerProcess(tmp_path / "hokm.db", "--bot-delay", "0", "--hand-pause", "0")
+    try:
+        url = await server.start()
+        owner, code = await table_with_bots(url, rules=SLOW)
+        await owner.command("start")
+        await owner.wait_for(lambda c: bool(c.legal))
+        assert (await owner.command("hint"))["hint"] in owner.legal
+        hinted = owner.version
+        server.kill()
+        url = await server.start()
+        again = HokmClient(url, token=owner.token)
+        await again.connect()
+        frame = await again.join(code)
+        assert frame["table"]["hinted"] == [(owner.player or {})["id"]]
+        assert frame["version"] >= hinted
+        await again.wait_for(lambda c: bool(c.legal))
+        before = again.version
+        await again.command("hint")  # a later hint: no change
+        assert again.version == before
+        server.kill()
+        url = await server.start()
+        third = HokmClient(url, token=owner.token)
+        await third.connect()
+        frame = await third.join(code)
+        assert frame["table"]["hinted"] == [(owner.player or {})["id"]]
+        for client in (owner, again, third):
+            await client.close()
+    finally:
+        server.stop()

@@ -477,6 +477,23 @@ def test_back_after_a_while_away_a_player_is_told_the_game_went_on(
     back.wait_for_selector(".table-view .hand .card")
     back.wait_for_timeout(300)
     assert back.locator(".toast", has_text="while you were away").count() == 0
+    # The connection lost (not the tab closed) for a while: told too, when it comes back.
+    context.set_offline(True)  # (no new connection; the open socket is dropped by hand)
+    back.evaluate("window.hokmConn.ws.close()")
+    back.wait_for_function("!window.hokmConn.isOpen()")
+    owner.wait_for_function("window.hokmStore.table.seats[2].connected === false")
+    back.evaluate(  # gone "a minute" (the test does not wait that long)
+        "(() => { const p = JSON.parse(localStorage.getItem('hokm.place'));"
+        " p.at = Date.now() - 60000; localStorage.setItem('hokm.place', JSON.stringify(p)); })()"
+    )
+    tricks = store(owner, "s.game.tricks.length + 13 * s.game.hand_number")
+    for _ in range(200):
+        owner.wait_for_selector(DECISION, state="attached")
+        if store(owner, f"s.game.tricks.length + 13 * s.game.hand_number > {tricks}"):
+            break
+        take_turn(owner)
+    context.set_offline(False)
+    back.locator(".toast", has_text="while you were away").wait_for()
 
 
 def test_the_home_page_offers_a_game_in_progress_to_its_player_and_no_401s(

@@ -286,7 +286,7 @@ class SearchBot(CardBot):
         trick = [c.index for _, c in view.trick]
         points = {o: outcome_points(o, view) for o in (2, 1, -1, -2)}
         totals: dict[int, float] = {}
-        per_world: list[tuple[float, dict[int, int]]] = []  # (weight, outcomes) per world
+        per_world: list[tuple[float, dict[int, float]]] = []  # (weight, card points) per world
         weight_sum = 0.0
         count = 0
         pw = self.playout_weight
@@ -306,6 +306,7 @@ class SearchBot(CardBot):
                 won=view.tricks_won,
             )
             outcomes = card_outcomes(hand, kot=self.kot, kot_nodes=kot_nodes, meter=meter)
+            mixed = {index: (1 - pw) * points[outcome] for index, outcome in outcomes.items()}
             for index, outcome in outcomes.items():
                 totals[index] = totals.get(index, 0.0) + weight * (1 - pw) * points[outcome]
             if pw > 0:
@@ -313,14 +314,15 @@ class SearchBot(CardBot):
                 for card in legal:
                     outcome = self._playout_outcome(base, world, card, meter)
                     totals[card.index] = totals.get(card.index, 0.0) + weight * pw * points[outcome]
+                    mixed[card.index] = mixed.get(card.index, 0.0) + pw * points[outcome]
             weight_sum += weight
-            per_world.append((weight, outcomes))
+            per_world.append((weight, mixed))
         values = {Card.from_index(c): v / max(weight_sum, 1e-9) for c, v in totals.items()}
         best = max(values, key=lambda c: (values[c], c is rule_card, -c.rank))
         gain = values[best] - values[rule_card]
         card = rule_card
         if gain > self.margin and (
-            self.min_t <= 0 or self._t_value(per_world, points, best, rule_card) >= self.min_t
+            self.min_t <= 0 or self._t_value(per_world, best, rule_card) >= self.min_t
         ):
             card = best
         return Evaluation(card, rule_card, values, count, exact, meter[0])
@@ -344,16 +346,12 @@ class SearchBot(CardBot):
 
     @staticmethod
     def _t_value(
-        per_world: list[tuple[float, dict[int, int]]],
-        points: dict[int, float],
-        best: Card,
-        rule_card: Card,
+        per_world: list[tuple[float, dict[int, float]]], best: Card, rule_card: Card
     ) -> float:
-        """The gain of ``best`` over ``rule_card`` in standard errors of the paired differences."""
+        """The gain of ``best`` over ``rule_card`` in standard errors of the paired differences
+        of the worlds' (mixed) card points."""
         total = sum(w for w, _ in per_world)
-        diffs = [
-            (w, points[out[best.index]] - points[out[rule_card.index]]) for w, out in per_world
-        ]
+        diffs = [(w, pts[best.index] - pts[rule_card.index]) for w, pts in per_world]
         mean = sum(w * d for w, d in diffs) / total
         var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
         n = len(diffs)

@@ -151,18 +151,21 @@ class GuestAuthenticator:
         self._cache: dict[str, Identity] = {}
 
     async def identify(self, cookies: Mapping[str, str], token: str | None) -> Identity | None:
-        player_id = self.signer.verify(token) or self.signer.verify(cookies.get(COOKIE_NAME))
-        if player_id is None:
-            return None
-        cached = self._cache.get(player_id)
-        if cached is not None:
-            return cached
-        row = await self.storage.get_player(player_id)
-        if row is None:
-            return None
-        identity = Identity(row.id, row.name, row.kind)
-        self._remember(identity)
-        return identity
+        """The guest of the token, else of the cookie (a signed id whose player is unknown
+        does not stop the other from being tried)."""
+        for signed in (token, cookies.get(COOKIE_NAME)):
+            player_id = self.signer.verify(signed)
+            if player_id is None:
+                continue
+            cached = self._cache.get(player_id)
+            if cached is not None:
+                return cached
+            row = await self.storage.get_player(player_id)
+            if row is not None:
+                identity = Identity(row.id, row.name, row.kind)
+                self._remember(identity)
+                return identity
+        return None
 
     def _remember(self, identity: Identity) -> None:
         if len(self._cache) >= 50_000:

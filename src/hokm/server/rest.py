@@ -413,12 +413,14 @@ async def get_metrics(request: Request) -> Response:
 
 
 async def get_health(request: Request) -> Response:
-    """Liveness and the database: 503 with ``"database": false`` when it does not answer
-    (games cannot be stored then; rooms refuse inputs they cannot log)."""
+    """Liveness (200 while the process serves) and the database (``database``: false when it
+    does not answer; then rooms refuse the inputs they cannot store). With ``?ready=1`` a
+    database that does not answer is a 503, for a balancer's readiness check."""
     up = await _state(request).storage.ping()
+    ready = request.query_params.get("ready") not in (None, "", "0")
     return JSONResponse(
-        {"ok": up, "database": up, "version": __version__, "protocol": PROTOCOL_VERSION},
-        status_code=200 if up else 503,
+        {"ok": True, "database": up, "version": __version__, "protocol": PROTOCOL_VERSION},
+        status_code=503 if ready and not up else 200,
     )
 
 

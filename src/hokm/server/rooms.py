@@ -235,6 +235,10 @@ class RoomActor:
         self._bot_busy = False
         self.stopped = False
         self.broken = False  # storage failed and the table could not be reloaded yet
+        # A table loaded from storage is restored (nobody connected, a game paused, deadlines
+        # moved on): its inputs from then on apply to it, so it must be the snapshot they are
+        # replayed from. Stored before the first input (a room only looked at writes nothing).
+        self.snapshot_due = False
         self.last_input = time.time()
 
     def start(self) -> None:
@@ -328,14 +332,14 @@ class RoomActor:
         try:
             loaded = await self.manager.load_table(self.code)
             await self._store_finished(loaded.finished)  # the failed input may have ended one
-            self.table, self.seeds = loaded.table, loaded.seeds
-            self.seq, self.snapshot_seq = loaded.seq, loaded.snapshot_seq
-            await self._snapshot()  # the restored table: what later inputs apply to (get())
         except Exception:  # pragma: no cover - storage is down
             log.exception("room %s: reload failed", self.code)
             self.broken = True
             return False
         self.broken = False
+        self.table, self.seeds = loaded.table, loaded.seeds
+        self.seq, self.snapshot_seq = loaded.seq, loaded.snapshot_seq
+        self.snapshot_due = True  # the restored table: what later inputs apply to (get())
         for conn in list(self.conns):  # clients reconnect and resume from the restored table
             conn.close(1011, "server_error")
         self.conns.clear()
@@ -344,6 +348,9 @@ class RoomActor:
         return True
 
     async def _process(self, item: _Input) -> None:
+        if self.snapshot_due:
+            await self._snapshot()
+            self.snapshot_due = False
         now = time.time()
         self.last_input = now
         step = self._apply(item, now)
@@ -374,8 +381,13 @@ class RoomActor:
         step = _Step()
         if isinstance(item, _Command):
             step.outcome = table.handle(item.player, item.data, now)
-            logged = "action_id" in item.data and item.data.get("type") != "hint"
-            if step.outcome.changed or logged:  # (a later hint changes nothing: not logged)
+            hint = item.data.get("type") == "hint"
+            logged = "action_id" in item.data and not hint
+            if hint and step.outcome.changed:
+                # The first hint of a game: logged as that fact, so that a replay marks the
+                # player without asking the bot again (later hints change nothing).
+                step.entries.append({"op": "hinted", "p": item.player, "t": now})
+            elif step.outcome.changed or logged:
                 op, data = "cmd", item.data
                 said = [e.data["text"] for e in step.outcome.events if e.kind == "chat"]
                 if said and data.get("text") is not None:
@@ -710,6 +722,8 @@ def _replay_one(table: Table, entry: dict[str, Any]) -> Outcome | None:
         return table.disconnect(entry["p"], t)
     if op == "tick":
         return table.tick(t)
+    if op == "hinted":
+        return table.replay_hinted(entry["p"])
     if op == "bot":
         action = action_from_dict(entry["a"])
         return table.apply_bot_action(int(entry["seat"]), action, int(entry["v"]), t)
@@ -1182,11 +1196,12 @@ class RoomManager:
                 # Done before anyone can reach the actor (no input may come between), still
                 # under the lock; if storing fails the room is not loaded and its log is kept.
                 await actor._store_finished(loaded.finished)
-            # The loaded table is restored (nobody connected, a game paused, deadlines moved
-            # on): the inputs from now on apply to it, so it is the snapshot they must be
-            # replayed from. Replayed onto the stored one instead (its players connected),
-            # they part from what players saw, and a second crash lost their moves.
-            await actor._snapshot()
+                await actor._snapshot()
+            else:
+                # The restored table must be the snapshot later inputs replay from (replayed
+                # onto the stored one, whose players were connected, they parted from what
+                # the players saw, and a second crash lost their moves): before the first.
+                actor.snapshot_due = True
             self._loading.pop(code, None)
             self.actors[code] = actor
             actor.start()

@@ -167,6 +167,7 @@ class SqlStorage:
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed by the writer (for benchmarks)
+        self._last_ping = True  # the last answer of ping(), to log its changes once
 
     # ------------------------------------------------------------------ life cycle
 
@@ -222,18 +223,28 @@ class SqlStorage:
             await conn.run_sync(self.t.metadata.drop_all)
 
     async def ping(self, timeout: float = 2.0) -> bool:
-        """Whether the database answers a trivial query within ``timeout`` seconds."""
+        """Whether the database answers a trivial query within ``timeout`` seconds and the
+        writer task that stores everything is alive. A change of answer is logged once."""
 
         async def query() -> None:
             async with self.engine.connect() as conn:
                 await conn.execute(sa.text("SELECT 1"))
 
-        try:
-            await asyncio.wait_for(query(), timeout)
-        except Exception:
-            log.warning("the database did not answer (%s)", self._safe_url(), exc_info=True)
-            return False
-        return True
+        up = True
+        if self._writer is not None and self._writer.done():
+            up, why = False, "the writer task has stopped"
+        else:
+            try:
+                await asyncio.wait_for(query(), timeout)
+            except Exception as exc:
+                up, why = False, f"{type(exc).__name__}: {exc}"[:300]
+        if up != self._last_ping:
+            if up:
+                log.info("the database answers again (%s)", self._safe_url())
+            else:
+                log.warning("the database does not answer (%s): %s", self._safe_url(), why)
+            self._last_ping = up
+        return up
 
     def describe(self) -> str:
         """Where the data lives, for the operator's log (no password)."""

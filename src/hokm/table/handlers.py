@@ -315,11 +315,7 @@ def cmd_hint(table: Table, player: str, cmd: Command, now: float) -> None:
     if action not in view.legal:
         raise TableError("wrong_status", "no hint now")
     table.reply_extra = {"hint": action}
-    if player not in table.hinted:
-        # The first hint of a game is a change (and so logged): a win with hints earns no
-        # account points. Later hints change nothing.
-        table.hinted.append(player)
-        table._emit("hints_used", {"player": player, "seat": seat})
+    table.note_hinted(player)
 
 
 def cmd_chat(table: Table, player: str, cmd: Command, now: float) -> None:

@@ -213,7 +213,7 @@ class Table:
             self._settle(now)
         out = self._out
         out.reply = reply
-        if key is not None and kind != "hint":  # a hint changes nothing: nothing to remember
+        if key is not None and kind != "hint":  # a hint's answer is not kept: asked anew
             self.replies[key] = reply
             while len(self.replies) > self.config.replies_kept:
                 self.replies.popitem(last=False)
@@ -594,6 +594,23 @@ class Table:
             "version": self.version,
             **extra,  # what a command answers (a hint's action)
         }
+
+    def note_hinted(self, player: str) -> bool:
+        """``player`` asked for a hint in this game: the first time it is a change (the event
+        ``hints_used``; a win then earns them no account points), later nothing. The room logs
+        the first as its own input (``hinted``) and replays it with this method, without
+        asking the bot again. True if it was the first."""
+        if player in self.hinted:
+            return False
+        self.hinted.append(player)
+        self._emit("hints_used", {"player": player, "seat": self.seat_of(player)})
+        return True
+
+    def replay_hinted(self, player: str) -> Outcome:
+        """A logged first hint, replayed (see :meth:`note_hinted`)."""
+        self._out = Outcome()
+        self.note_hinted(player)
+        return self._take()
 
     def _touch(self, player: str, cmd: Command) -> None:
         """Any accepted command from a seated human shows they are here."""

@@ -129,17 +129,18 @@ export async function api(path, { method = "GET", body, keepalive = false } = {}
  * GET /api/session, which answers 200 even for nobody (no error in the console). */
 export async function session() {
   const data = await api("/api/session").catch(() => null);
+  if (!data) return null; // the server did not answer: nothing is known (decide nothing)
   return {
-    player: data?.player ?? null,
-    features: Array.isArray(data?.features) ? data.features : [],
-    playing: Array.isArray(data?.playing) ? data.playing : [],
+    player: data.player ?? null,
+    features: Array.isArray(data.features) ? data.features : [],
+    playing: Array.isArray(data.playing) ? data.playing : [],
   };
 }
 
 /** Become (or rename) a guest; keeps the token for the WebSocket and REST. */
 export async function ensureGuest(name) {
   const me = await session();
-  if (me.player?.kind && me.player.kind !== "guest") return me.player; // logged in
+  if (me?.player?.kind && me.player.kind !== "guest") return me.player; // logged in
   const data = await api("/api/guest", { method: "POST", body: { name } });
   saveToken(data.token);
   saveName(data.player.name);

@@ -17,12 +17,16 @@ export async function render(main, params, path) {
 
   async function load() {
     s.data = null;
+    const me = await session();
+    if (!me) {
+      s.error = t("offline");
+      return;
+    }
+    if (!me.features.includes("accounts")) {
+      s.missing = true;
+      return;
+    }
     if (isProfile) {
-      const me = await session();
-      if (!me.features.includes("accounts")) {
-        s.missing = true;
-        return;
-      }
       if (!id && me.player?.kind !== "account") {
         s.error = t("profile_login"); // nobody to show (asking would only be refused)
         return;
@@ -33,10 +37,6 @@ export async function render(main, params, path) {
         return null;
       });
     } else {
-      if (!(await session()).features.includes("accounts")) {
-        s.missing = true;
-        return;
-      }
       s.data = await api(`/api/leaderboard?period=${s.period}`).catch(() => null);
       s.missing = !s.data;
     }

@@ -403,8 +403,10 @@ export async function render(main) {
 
   // Features that exist only when the server offers them. Wait for them (briefly) before the
   // first drawing, so that the page does not shift under a finger about to tap.
-  const features = Promise.all([botLevels(), session()]).then(async ([levels, me]) => {
+  const features = Promise.all([botLevels(), session()]).then(async ([levels, answer]) => {
     if (levels.length) state.levels = levels;
+    // (no answer: as a guest for now, and the remembered room is kept for the next visit)
+    const me = answer ?? { player: null, features: [], playing: [], unknown: true };
     const accounts = me.features.includes("accounts");
     state.accounts = accounts;
     if (accounts && me.player?.kind === "account") await loadAccount();
@@ -434,7 +436,7 @@ export async function render(main) {
       state.roomGame = me.playing.includes(remembered) ? remembered : me.playing[0];
       return;
     }
-    if (!remembered) return;
+    if (!remembered || me.unknown) return;
     const id = me.player?.id;
     if (id && (await seatedInGame(remembered, id))) state.roomGame = remembered;
     else forgetRoom(); // that game is over (or not this player's): not asked about again

@@ -142,10 +142,7 @@ export async function render(main, [rawCode]) {
     const game = store.game;
     const status = store.table.status;
     const atTable = game && status !== "lobby" && status !== "closed";
-    if (atTable && Number.isInteger(store.mySeat)) {
-      rememberRoom(code);
-      if ((status === "playing" || status === "paused") && ui.status === "online") rememberPlace(code, placeOf(store));
-    }
+    if (atTable && Number.isInteger(store.mySeat)) rememberRoom(code);
     // From the lobby (perhaps scrolled down to the options) to the table: show its top.
     const toTable = atTable && ui.drawnAtTable === false;
     ui.drawnAtTable = Boolean(atTable);
@@ -216,6 +213,21 @@ export async function render(main, [rawCode]) {
     }, 80);
   }
 
+  /** A room frame was applied: the first after (re)connecting tells what went on while this
+   * player was away; each one notes where the game stands, and when. */
+  function seen() {
+    if (ui.checkAway) {
+      ui.checkAway = false;
+      tellWhileAway();
+    }
+    notePlace();
+  }
+
+  function notePlace() {
+    const status = store.table?.status;
+    if (Number.isInteger(store.mySeat) && (status === "playing" || status === "paused")) rememberPlace(code, placeOf(store));
+  }
+
   /** Back after a while (the tab was closed, the connection lost): if the game went on
    * meanwhile, say so; a bot played this seat's turns. */
   function tellWhileAway() {
@@ -255,7 +267,7 @@ export async function render(main, [rawCode]) {
     switch (msg.type) {
       case "snapshot":
         store.applySnapshot(msg);
-        tellWhileAway();
+        seen();
         conn.lastVersion = store.version;
         ui.spectator = store.you?.role === "spectator";
         runPlan();
@@ -272,6 +284,7 @@ export async function render(main, [rawCode]) {
         const me = store.you?.player_id;
         store.applyEvents(items, { you: msg.you, timer: msg.timer, game: msg.game });
         conn.lastVersion = store.version;
+        seen();
         if (me && items.some((it) => it.event?.kind === "member_left" && it.event.player === me)) {
           // This player left the room from another tab or device: this page leaves too.
           toast(t("left_elsewhere"));
@@ -306,6 +319,8 @@ export async function render(main, [rawCode]) {
   }
 
   function onStatus(s) {
+    if (ui.status === "online" && s !== "online") notePlace(); // from when we were gone
+    if (s === "online") ui.checkAway = true; // the next room frame says what went on
     ui.status = s;
     const el = document.getElementById("conn");
     if (el) {

@@ -113,6 +113,7 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert store(page, "s.game.score") == [0, 0]
     # The game before stays within reach (its panel is gone for everyone at the table).
     assert page.get_attribute("#previous-game", "href") == replay
+    assert page.get_attribute("#previous-game", "target") == "_blank"  # the seat is kept
     page.click("#close-game-now")
     # The red confirmation appears under the pointer: its white text stays on dark red.
     page.hover("#close-game-sure")
@@ -126,6 +127,10 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
 
     page.goto(f"/{replay}")
     page.wait_for_selector("#replay-why")
+    # who won, in words; parts of a line separated by the Persian comma (a middle dot reads
+    # as the Persian zero «۰»)
+    assert "بازی را بردند" in page.inner_text("#game-winner")
+    assert "·" not in page.inner_text("main")
     assert page.inner_text("#replay-trick-title").startswith("دست ۱")
     page.click("#replay-next")
     assert page.inner_text("#replay-trick-title").startswith("دست ۲")

@@ -57,7 +57,7 @@ export function renderTable(ctx) {
         open: (game.hand_number ?? 0) === 0 && !(game.tricks || []).length && game.phase !== "play",
         "data-stage": game.phase === "play" || (game.hand_number ?? 0) > 0 ? "playing" : "start",
       },
-      h("summary", {}, t("rules_in_force"), ": ", t("target", { n: store.table.rules?.target_points ?? 7 }), store.table.rules?.bam ? ` · ${t("opt_bam")}` : ""),
+      h("summary", {}, t("rules_in_force"), ": ", t("target", { n: store.table.rules?.target_points ?? 7 }), store.table.rules?.bam ? `${t("sep")}${t("opt_bam")}` : ""),
       rulesList(store.table.rules, store.table.preset),
     ),
     ui.lastTrickOpen ? lastTrickPanel(ctx, bottom) : null,
@@ -365,8 +365,8 @@ function prompt(ctx) {
   else if (game.phase === "bam") text = t("bam_waiting", { team: teamLabel(store, game.bam_team ?? 0) });
   else if (game.to_move !== null && game.to_move !== undefined) text = t("turn_of", { name: store.seatName(game.to_move) });
   else if (game.phase === "choose_hakem") text = t("choosing_hakem");
-  else if (game.phase === "deal") text = t("dealing");
-  if (game.bam_going) text = `${text} · ${t("bam_going")}`;
+  else if (game.phase === "deal") text = t(game.last_result ? "next_hand_soon" : "dealing");
+  if (game.bam_going) text = `${text}${t("sep")}${t("bam_going")}`;
   // Only the text is a live region: the countdown beside it changes every second.
   // (kept when empty, hidden, so the table does not jump and the live region stays in place)
   const mine = store.legal("play").length > 0;
@@ -403,7 +403,7 @@ function handRow(ctx) {
   const hinted = hintNow(ctx)?.card;
   return h(
     "div.hand",
-    { role: "group", "aria-label": `${t("your_hand")} · ${t("legal_hint")}`, dir: "ltr", onkeydown: onKey },
+    { role: "group", "aria-label": `${t("your_hand")}${t("sep")}${t("legal_hint")}`, dir: "ltr", onkeydown: onKey },
     cards.map((card) =>
       cardEl(card, {
         button: true,
@@ -436,7 +436,12 @@ function previousGameLink(ctx) {
   const { store } = ctx;
   const n = store.table.game_number;
   if (!Number.isInteger(n) || n < 2 || store.table.status === "game_over") return null;
-  return h("a.button#previous-game", { href: `#/game/${store.code}-${n - 1}` }, t("previous_game"));
+  // In a new tab: leaving the table would leave the seat to a bot for the moves meanwhile.
+  return h(
+    "a.button#previous-game",
+    { href: `#/game/${store.code}-${n - 1}`, target: "_blank", rel: "noopener" },
+    t("previous_game"),
+  );
 }
 
 function lastTrickButton(ctx) {
@@ -465,7 +470,7 @@ function lastTrickPanel(ctx, bottom) {
   return h(
     "div.panel.last-trick#last-trick",
     { role: "region", "aria-label": t("last_trick") },
-    h("h3", {}, t("last_trick"), " · ", t("trick_won_by", { name: store.seatName(last.winner) })),
+    h("h3", {}, t("last_trick"), t("sep"), t("trick_won_by", { name: store.seatName(last.winner) })),
     h(
       "div.row",
       {},
@@ -558,7 +563,7 @@ function handTold(store, res) {
   const points = pointsText((res.points || [0, 0])[res.winner_team]);
   const who = ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 });
   return {
-    title: res.result === "normal" ? who : `${who} · ${capitalized(t(`result_${res.result}`))}`,
+    title: res.result === "normal" ? who : `${who}${t("sep")}${capitalized(t(`result_${res.result}`))}`,
     sentence: t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points }),
   };
 }
@@ -610,7 +615,7 @@ function gameOver(ctx) {
           "div.row",
           {},
           h("a.button#download-record", { href: `/api/games/${lastGame.game_id}/record`, download: `hokm-${lastGame.game_id}.json` }, t("download_record")),
-          h("a.button#open-replay", { href: `#/game/${lastGame.game_id}` }, t("replay"), " · ", t("verify_shuffle")),
+          h("a.button#open-replay", { href: `#/game/${lastGame.game_id}` }, t("replay"), t("sep"), t("verify_shuffle")),
           h("a.button#open-analysis", { href: `#/game/${lastGame.game_id}/analysis` }, t("analyse")),
         )
       : null,

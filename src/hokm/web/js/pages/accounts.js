@@ -84,15 +84,16 @@ export async function render(main, params, path) {
         ),
       ),
       entries.length ? null : h("p.note#leaderboard-empty", {}, t("leaderboard_empty")),
-      data.me?.rank ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), " · ", t("points"), ": ", num(data.me.points)) : null,
+      data.me?.rank ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), t("sep"), t("points"), ": ", num(data.me.points)) : null,
     ];
   }
 
   /** One recent game: when, won or lost, the points, rated or not, and a link to its replay
    * (the game's id is no words for a player). */
   function recentGame(g) {
-    // a separator stays with what follows it: a wrapped line never ends in a lone dot
-    const SEP = " ·\u00a0";
+    // a middle dot stays with what follows it (a wrapped line never ends in a lone dot); a
+    // comma ends its line naturally
+    const SEP = t("sep").startsWith(" ") ? t("sep").replace(/ $/, "\u00a0") : t("sep");
     const at = g.finished_at ? new Date(g.finished_at) : null; // milliseconds
     const when = at
       ? new Intl.DateTimeFormat(lang() === "fa" ? "fa-IR" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(at)

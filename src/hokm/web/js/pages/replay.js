@@ -222,6 +222,10 @@ export async function render(main, [gameId, analysisRoute]) {
                 "div.panel",
                 {},
                 h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", h("bdi", {}, seatName(team)), t("list_sep"), h("bdi", {}, seatName(team + 2)), " — ", h("b", {}, num(totals[team])), h("br")))),
+                // who won, in words (the totals alone leave the reader to compare them)
+                rec.result?.status === "completed" && typeof rec.result.winner_team === "number"
+                  ? h("p#game-winner", {}, h("strong", {}, t("won_game", { team: [rec.result.winner_team, rec.result.winner_team + 2].map((x) => seatName(x)).join(t("and")) })))
+                  : null,
                 h(
                   "div.row",
                   {},
@@ -281,11 +285,11 @@ function mistakeCount(ha) {
   const n = ha ? ha.mistakes.length : 0;
   if (!n) return "";
   // seen: " · ⚠ 2"; heard: "2 mistakes" (a screen reader would say "warning sign 2")
-  return h("span.mistakes", {}, h("span", { "aria-hidden": "true" }, " · ⚠ ", num(n)), h("span.sr-only", {}, ` (${mistakesText(n)})`));
+  return h("span.mistakes", {}, h("span", { "aria-hidden": "true" }, t("sep"), "⚠ ", num(n)), h("span.sr-only", {}, ` (${mistakesText(n)})`));
 }
 
 /** "Team 2 · kot" for a hand's button: who won it, and how. */
 function handOutcome(result) {
-  const team = typeof result.winner_team === "number" ? `${t("team_n", { n: result.winner_team + 1 })} · ` : "";
+  const team = typeof result.winner_team === "number" ? `${t("team_n", { n: result.winner_team + 1 })}${t("sep")}` : "";
   return `${team}${t(`result_${result.result}`)}`;
 }

@@ -8,8 +8,8 @@ it broke. From then on, for each card decision the bot
 1. asks the rule bot for its card (the fallback);
 2. draws worlds consistent with its view (:mod:`hokm.bots.sampling`: voids, hand sizes, the
    trump call as evidence), or lists them all when few remain (the endgame);
-3. with ``infer`` on (off by default: no measured gain), keeps the worlds that explain the
-   other seats' recent plays: would the rule bot, holding those cards, have played them?
+3. keeps the worlds that explain the other seats' last ``infer`` (8) plays: would the rule
+   bot, holding those cards, have played them?
    (:class:`~hokm.bots.sampling.PlayEvidence`; a world that does not is kept only with
    probability ``miss`` per play, or weighted so in the endgame);
 4. values every legal card in each world half by double-dummy solving
@@ -160,7 +160,7 @@ class SearchBot(CardBot):
         kot: bool = True,
         work_budget: int = WORK_BUDGET,
         min_t: float = 0.0,
-        infer: int = 0,
+        infer: int = 8,
         miss: float = 0.2,
         tries: int = 5,
         learned: int = LEARNED_TRICKS,

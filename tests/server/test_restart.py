@@ -214,6 +214,17 @@ async def test_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> Non
         server.stop()
 
 
+async def _killed_and_back(
+    server: ServerProcess, token: str | None, code: str
+) -> tuple[HokmClient, dict[str, Any]]:
+    """kill -9 the server, start it again, and open the room afresh (a page reload)."""
+    server.kill()
+    url = await server.start()
+    client = HokmClient(url, token=token)
+    await client.connect()
+    return client, await client.join(code)
+
+
 async def test_the_first_hint_of_a_game_survives_crashes(tmp_path: Path) -> None:
     """The first hint is logged as that fact (the player earns no points for the game) and
     replayed without asking the bot again; later hints are not logged and change nothing."""
@@ -225,22 +236,14 @@ async def test_the_first_hint_of_a_game_survives_crashes(tmp_path: Path) -> None
         await owner.wait_for(lambda c: bool(c.legal))
         assert (await owner.command("hint"))["hint"] in owner.legal
         hinted = owner.version
-        server.kill()
-        url = await server.start()
-        again = HokmClient(url, token=owner.token)
-        await again.connect()
-        frame = await again.join(code)
+        again, frame = await _killed_and_back(server, owner.token, code)
         assert frame["table"]["hinted"] == [(owner.player or {})["id"]]
         assert frame["version"] >= hinted
         await again.wait_for(lambda c: bool(c.legal))
         before = again.version
         await again.command("hint")  # a later hint: no change
         assert again.version == before
-        server.kill()
-        url = await server.start()
-        third = HokmClient(url, token=owner.token)
-        await third.connect()
-        frame = await third.join(code)
+        third, frame = await _killed_and_back(server, owner.token, code)
         assert frame["table"]["hinted"] == [(owner.player or {})["id"]]
         for client in (owner, again, third):
             await client.close()

@@ -307,14 +307,13 @@ class SearchBot(CardBot):
             )
             outcomes = card_outcomes(hand, kot=self.kot, kot_nodes=kot_nodes, meter=meter)
             mixed = {index: (1 - pw) * points[outcome] for index, outcome in outcomes.items()}
-            for index, outcome in outcomes.items():
-                totals[index] = totals.get(index, 0.0) + weight * (1 - pw) * points[outcome]
             if pw > 0:
                 base = base or Playout.from_view(view, world)
                 for card in legal:
                     outcome = self._playout_outcome(base, world, card, meter)
-                    totals[card.index] = totals.get(card.index, 0.0) + weight * pw * points[outcome]
-                    mixed[card.index] = mixed.get(card.index, 0.0) + pw * points[outcome]
+                    mixed[card.index] += pw * points[outcome]
+            for index, value in mixed.items():
+                totals[index] = totals.get(index, 0.0) + weight * value
             weight_sum += weight
             per_world.append((weight, mixed))
         values = {Card.from_index(c): v / max(weight_sum, 1e-9) for c, v in totals.items()}

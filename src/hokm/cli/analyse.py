@@ -10,7 +10,6 @@ not analysed), 2 unreadable or malformed input.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from hokm.analysis import (
     analyse,
 )
 from hokm.cli import whole_number
-from hokm.cli.referee import UnreadableError, error_place, load_json, read_text
+from hokm.cli.referee import UnreadableError, error_place, load_json, read_text, say_outcome
 from hokm.engine import Card, HokmError, Suit
 from hokm.engine.records import RESULT_NAMES
 
@@ -80,14 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 kot_nodes=getattr(args, "kot_nodes", KOT_NODES),
             )
             status = max(status, code)
-            if args.json:
-                print(json.dumps({"file": name, **report}, ensure_ascii=False), flush=True)
-            else:
-                print(text, flush=True)  # says the reason itself
-            # Said on standard error too when standard output is not the terminal (JSON for a
-            # machine, or the account going to a file), so a person still sees it.
-            if code != EXIT_OK and (args.json or not sys.stdout.isatty()):
-                print(f"hokm analyse: {name}: {report['error']['reason']}", file=sys.stderr)
+            say_outcome("analyse", name, report, text, json_lines=args.json, failed=code != EXIT_OK)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the interpreter's flush quiet
     return status

@@ -36,6 +36,7 @@ __all__ = [
     "read_text",
     "register",
     "run",
+    "say_outcome",
 ]
 
 EXIT_OK, EXIT_BROKEN, EXIT_MALFORMED = 0, 1, 2
@@ -60,14 +61,9 @@ def run(args: argparse.Namespace) -> int:
         for name in args.files:
             report, text, code = judge_text(read_text(name), name=name)
             status = max(status, code)
-            if args.json:
-                print(json.dumps({"file": name, **report}, ensure_ascii=False), flush=True)
-            else:
-                print(text, flush=True)  # says the reason itself
-            # Said on standard error too when standard output is not the terminal (JSON for a
-            # machine, or the account going to a file), so a person still sees it.
-            if code == EXIT_MALFORMED and (args.json or not sys.stdout.isatty()):
-                print(f"hokm referee: {name}: {report['error']['reason']}", file=sys.stderr)
+            say_outcome(
+                "referee", name, report, text, json_lines=args.json, failed=code == EXIT_MALFORMED
+            )
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep the interpreter's flush quiet
     return status
@@ -259,6 +255,27 @@ def _in_progress_text(game: Game) -> list[str]:
             f"({game.tricks_won[0]}–{game.tricks_won[1]}); on the table: {table}."
         )
     return lines
+
+
+def say_outcome(
+    command: str,
+    name: str,
+    report: Mapping[str, Any],
+    text: str,
+    *,
+    json_lines: bool,
+    failed: bool,
+) -> None:
+    """One file's outcome: a JSON line naming the file, or the readable account (which says
+    a failure's reason itself). A failure's reason is said on standard error too when standard
+    output is not the terminal (JSON for a machine, or the account going to a file), so a
+    person still sees it."""
+    if json_lines:
+        print(json.dumps({"file": name, **report}, ensure_ascii=False), flush=True)
+    else:
+        print(text, flush=True)
+    if failed and (json_lines or not sys.stdout.isatty()):
+        print(f"hokm {command}: {name}: {report['error']['reason']}", file=sys.stderr)
 
 
 def _error_text(error: dict[str, Any]) -> str:

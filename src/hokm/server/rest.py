@@ -156,14 +156,13 @@ async def get_session(request: Request) -> Response:
     may ask before it knows whether the caller is anyone (``/api/me`` answers 401 then)."""
     state = _state(request)
     identity = await identify(request)
-    playing: list[str] = []
-    if identity is not None:
-        for code, actor in list(state.rooms.actors.items()):
-            table = actor.table
-            if table.status in ("playing", "paused") and any(
-                slot.kind == "human" and slot.player == identity.id for slot in table.seats
-            ):
-                playing.append(code)
+    playing = [
+        code
+        for code, actor in list(state.rooms.actors.items())
+        if identity is not None
+        and actor.table.status in ("playing", "paused")
+        and actor.table.seat_of(identity.id) is not None
+    ]
     return JSONResponse(
         {
             "player": identity.to_dict() if identity is not None else None,
@@ -388,6 +387,7 @@ async def get_phrases(request: Request) -> Response:
     )
 
 
+@_handler
 async def get_metrics(request: Request) -> Response:
     """Rooms, connections, move-to-broadcast latency and garbage-collector pauses (samples
     newer than ``since``)."""
@@ -396,10 +396,9 @@ async def get_metrics(request: Request) -> Response:
     try:
         since = float(raw)
     except ValueError:
-        return JSONResponse(
-            error_body("bad_request", f"since must be a Unix time in seconds, not {raw[:40]!r}"),
-            status_code=400,
-        )
+        raise _Refusal(
+            400, "bad_request", f"since must be a Unix time in seconds, not {raw[:40]!r}"
+        ) from None
     actors = list(rooms.actors.values())
     return JSONResponse(
         {

@@ -595,16 +595,14 @@ class Table:
             **extra,  # what a command answers (a hint's action)
         }
 
-    def note_hinted(self, player: str) -> bool:
+    def note_hinted(self, player: str) -> None:
         """``player`` asked for a hint in this game: the first time it is a change (the event
         ``hints_used``; a win then earns them no account points), later nothing. The room logs
         the first as its own input (``hinted``) and replays it with this method, without
-        asking the bot again. True if it was the first."""
-        if player in self.hinted:
-            return False
-        self.hinted.append(player)
-        self._emit("hints_used", {"player": player, "seat": self.seat_of(player)})
-        return True
+        asking the bot again."""
+        if player not in self.hinted:
+            self.hinted.append(player)
+            self._emit("hints_used", {"player": player, "seat": self.seat_of(player)})
 
     def replay_hinted(self, player: str) -> Outcome:
         """A logged first hint, replayed (see :meth:`note_hinted`)."""

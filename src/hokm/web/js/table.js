@@ -268,13 +268,13 @@ function hintSaid(hint) {
   return h("span.small.hint-said#hint-said", { role: "status" }, text);
 }
 
-/** «راهنما»: for a player alone with bots (practice), what the rule bot would do here. */
 /** Whether this player asked for a hint in this game (a win then earns them no points). */
 function hintedMe(store) {
   const me = store.you?.player_id;
   return Boolean(me && (store.table.hinted || []).includes(me));
 }
 
+/** «راهنما»: for a player alone with bots (practice), what the rule bot would do here. */
 function hintButton(ctx) {
   const { store, ui } = ctx;
   if (store.table.seats.filter((s) => s.kind === "human").length !== 1) return null;

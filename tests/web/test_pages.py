@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.web.conftest import DESKTOP, PHONE, shot
 
@@ -139,6 +139,21 @@ def test_register_then_quick_match_leaderboard_and_profile(
     # A new account's rating of 0 says why: provisional, settling after 10 rated games.
     assert "موقت؛ پس از ۱۰ بازی رتبه‌ای دیگر" in page.inner_text("#profile")
     shot(page, "phone-profile")
+
+    # A game won with hints earned no points, and the profile says why (the server's answer
+    # with such a game added: winning one takes a whole game against bots).
+    def with_hinted_win(route: Route) -> None:
+        data = route.fetch().json()
+        won = {"game_id": "g1", "seat": 0, "result": "won", "points": 0, "score": [7, 3]}
+        data["recent_games"] = [{**won, "quick": False, "rated": False, "finished_at": 0}]
+        route.fulfill(json=data)
+
+    page.route("**/api/accounts/me", with_hinted_win)
+    page.reload()
+    page.wait_for_selector("#recent-games li")
+    assert "بی‌امتیاز (با راهنما)" in page.inner_text("#recent-games li")
+    shot(page, "phone-profile-hinted-win")
+    page.unroute("**/api/accounts/me")
     # Going to play something else while waiting leaves the queue (a match would otherwise
     # seat the player, unseen, in a rated game and count them as a leaver).
     page.goto("/")

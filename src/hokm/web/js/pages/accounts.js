@@ -115,7 +115,11 @@ export async function render(main, params, path) {
       // "+1" kept together left to right (in a Persian line the plus sign went after the digit)
       g.points
         ? [SEP, h("bdi", { dir: "ltr" }, `+${num(g.points)}`), " ", t(g.points === 1 ? "point_word" : "points_word")]
-        : null,
+        : g.result === "won"
+          ? // a won game earns every winner a point unless they took hints (the only way a
+            // winner gets none: a leaver's result is "left")
+            [SEP, h("span.no-points", {}, t("won_with_hints"))]
+          : null,
       SEP,
       h("span.small", {}, kind.filter(Boolean).join(t("list_sep"))),
       at ? [SEP, h("time", { datetime: at.toISOString() }, when)] : null,

@@ -494,6 +494,36 @@ def test_back_after_a_while_away_a_player_is_told_the_game_went_on(
         take_turn(owner)
     context.set_offline(False)
     back.locator(".toast", has_text="while you were away").wait_for()
+    # The tab in the background for a while, its connection open (a phone freezes such a
+    # tab; the frames wait and are applied at once when it is shown): shown again, it tells
+    # what went on too. (Headless Chromium is never hidden: the page is told it is. Its
+    # turns are played by clicks, as the test cannot wait out the turn timer.)
+    back.evaluate(_SET_VISIBILITY, "hidden")
+    back.evaluate(  # hidden "a minute" ago
+        "(() => { const p = JSON.parse(localStorage.getItem('hokm.place'));"
+        " p.at = Date.now() - 60000; localStorage.setItem('hokm.place', JSON.stringify(p)); })()"
+    )
+    back.evaluate("document.querySelectorAll('.toast').forEach((t) => t.remove())")
+    tricks = store(owner, "s.game.tricks.length + 13 * s.game.hand_number")
+    for _ in range(200):
+        if store(owner, f"s.game.tricks.length + 13 * s.game.hand_number > {tricks}"):
+            break
+        owner.wait_for_timeout(100)
+        for page in (owner, back):
+            if page.locator(DECISION).count():
+                take_turn(page)
+    assert back.locator(".toast", has_text="while you were away").count() == 0
+    back.evaluate(_SET_VISIBILITY, "visible")
+    back.locator(".toast", has_text="while you were away").wait_for()
+    assert back.evaluate("window.hokmConn.isOpen()")  # the same connection throughout
+
+
+# Tells the page it is hidden or shown, as a browser does when the tab goes to the background.
+_SET_VISIBILITY = """(state) => {
+  Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => state});
+  Object.defineProperty(document, 'hidden', {configurable: true, get: () => state === 'hidden'});
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
 
 
 def test_the_home_page_offers_a_game_in_progress_to_its_player_and_no_401s(

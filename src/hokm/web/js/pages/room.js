@@ -50,6 +50,7 @@ export async function render(main, [rawCode]) {
     resultShown: null,
     games: null,
     spectator: false,
+    hiddenSince: 0, // when the tab went to the background (0: it is shown)
   };
   let conn = null;
   let refreshTimer = null;
@@ -220,8 +221,30 @@ export async function render(main, [rawCode]) {
       ui.checkAway = false;
       tellWhileAway();
     }
-    notePlace();
+    // A tab in the background (a phone may freeze it with its connection open, and the
+    // frames queue up) keeps the place it had when it was hidden: shown again, it says
+    // what went on (onVisibility).
+    if (!ui.hiddenSince) notePlace();
   }
+
+  /** The tab hidden: note where the game stands. Shown again after a while: once the frames
+   * that queued up meanwhile are applied, say what went on. */
+  function onVisibility() {
+    if (document.visibilityState === "hidden") {
+      if (!ui.hiddenSince) notePlace();
+      ui.hiddenSince = Date.now();
+      return;
+    }
+    if (!ui.hiddenSince) return;
+    ui.hiddenSince = 0;
+    setTimeout(() => {
+      if (!alive || ui.hiddenSince) return;
+      if (!conn?.isOpen()) return; // a lost connection tells it on its return (onStatus)
+      tellWhileAway();
+      notePlace();
+    }, 400);
+  }
+  document.addEventListener("visibilitychange", onVisibility);
 
   function notePlace() {
     const status = store.table?.status;
@@ -319,7 +342,8 @@ export async function render(main, [rawCode]) {
   }
 
   function onStatus(s) {
-    if (ui.status === "online" && s !== "online") notePlace(); // from when we were gone
+    // from when we were gone (a hidden tab's place is from when it was hidden)
+    if (ui.status === "online" && s !== "online" && !ui.hiddenSince) notePlace();
     if (s === "online") ui.checkAway = true; // the next room frame says what went on
     ui.status = s;
     const el = document.getElementById("conn");
@@ -396,6 +420,7 @@ export async function render(main, [rawCode]) {
   return {
     cleanup() {
       alive = false;
+      document.removeEventListener("visibilitychange", onVisibility);
       clearInterval(tick);
       clearTimeout(refreshTimer);
       if (conn) conn.close();

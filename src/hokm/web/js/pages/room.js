@@ -217,14 +217,15 @@ export async function render(main, [rawCode]) {
   /** A room frame was applied: the first after (re)connecting tells what went on while this
    * player was away; each one notes where the game stands, and when. */
   function seen() {
+    // A tab in the background (a phone may freeze it with its connection open, and the
+    // frames queue up) keeps the place it had when it was hidden: shown again, it says
+    // what went on (onVisibility).
+    if (ui.hiddenSince) return;
     if (ui.checkAway) {
       ui.checkAway = false;
       tellWhileAway();
     }
-    // A tab in the background (a phone may freeze it with its connection open, and the
-    // frames queue up) keeps the place it had when it was hidden: shown again, it says
-    // what went on (onVisibility).
-    if (!ui.hiddenSince) notePlace();
+    notePlace();
   }
 
   /** The tab hidden: note where the game stands. Shown again after a while: once the frames
@@ -235,13 +236,15 @@ export async function render(main, [rawCode]) {
       ui.hiddenSince = Date.now();
       return;
     }
-    if (!ui.hiddenSince) return;
-    ui.hiddenSince = 0;
+    const since = ui.hiddenSince;
+    if (!since) return;
     setTimeout(() => {
-      if (!alive || ui.hiddenSince) return;
-      if (!conn?.isOpen()) return; // a lost connection tells it on its return (onStatus)
+      if (!alive || ui.hiddenSince !== since) return; // hidden again meanwhile
+      ui.hiddenSince = 0;
+      // a lost connection tells it on its return (onStatus: the next room frame)
+      if (!conn?.isOpen()) return;
+      ui.checkAway = false;
       tellWhileAway();
-      notePlace();
     }, 400);
   }
   document.addEventListener("visibilitychange", onVisibility);
@@ -256,6 +259,7 @@ export async function render(main, [rawCode]) {
   function tellWhileAway() {
     const before = rememberedPlace(code);
     const now = placeOf(store);
+    notePlace(); // told once: the next check starts from here
     if (!before || !now || !Number.isInteger(store.mySeat)) return;
     if (before.game !== now.game || Date.now() - before.at < AWAY_NOTE_MS) return;
     if (now.hand === before.hand && now.tricks <= before.tricks) return;

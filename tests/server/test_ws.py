@@ -401,6 +401,39 @@ async def test_idle_rooms_are_unloaded_and_come_back(tmp_path: Path) -> None:
         await back.close()
 
 
+async def test_a_paused_game_unloaded_is_still_offered_to_its_players(tmp_path: Path) -> None:
+    """Sara's game pauses when she leaves (only bots left) and the room is unloaded: from
+    another browser the home page is still told where her game goes on (/api/session used to
+    know loaded rooms only), and not once the game is over."""
+    async with running_server(settings(tmp_path / "h.db", room_idle_seconds=0.2)) as url:
+        owner, code = await table_with_bots(url)
+        await owner.command("start")
+        await owner.close()
+        for _ in range(100):
+            if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert (await owner.rest("GET", "/api/metrics"))["rooms"] == 0
+        headers = {"Authorization": f"Bearer {owner.token}"}
+        async with httpx.AsyncClient(base_url=url, headers=headers) as http:
+            assert (await http.get("/api/session")).json()["playing"] == [code]
+            async with httpx.AsyncClient(base_url=url) as other:
+                await other.post("/api/guest", json={"name": "Ann"})
+                assert (await other.get("/api/session")).json()["playing"] == []  # not hers
+            # Back at the table, she closes the game (cancelled, as the owner may); unloaded
+            # again, the room is no longer offered.
+            back = HokmClient(url, token=owner.token)
+            await back.connect()
+            await back.join(code)
+            assert (await back.command("close_game"))["type"] == "ack"
+            await back.close()
+            for _ in range(100):
+                if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
+                    break
+                await asyncio.sleep(0.05)
+            assert (await http.get("/api/session")).json()["playing"] == []
+
+
 async def test_a_socket_left_out_of_a_room_that_was_unloaded_still_answers(
     tmp_path: Path,
 ) -> None:

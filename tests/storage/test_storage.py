@@ -154,3 +154,19 @@ async def test_rooms_with_events_after_their_snapshot_are_found(storage: SqlStor
     assert await storage.rooms_with_tail() == ["TAIL"]
     await storage.put_snapshot("TAIL", 2, {"v": 2})
     assert await storage.rooms_with_tail() == []
+
+
+async def test_who_is_seated_in_an_unloaded_game_is_rewritten_per_room(
+    storage: SqlStorage,
+) -> None:
+    """The players seated in a room's game in progress, stored when it is unloaded, replace
+    that room's earlier list and no other's; an empty list clears it."""
+    await storage.set_seated("ROOM1", ["p1", "p2", "p1"])
+    await storage.set_seated("ROOM2", ["p2"])
+    assert await storage.seated_rooms("p1") == ["ROOM1"]
+    assert await storage.seated_rooms("p2") == ["ROOM1", "ROOM2"]
+    await storage.set_seated("ROOM1", ["p3"])
+    assert await storage.seated_rooms("p1") == []
+    assert await storage.seated_rooms("p2") == ["ROOM2"]
+    await storage.set_seated("ROOM2", [])
+    assert await storage.seated_rooms("p2") == [] and await storage.seated_rooms("p3") == ["ROOM1"]

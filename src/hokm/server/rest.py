@@ -6,6 +6,7 @@ Persian message) and changes nothing. See ``docs/protocol.md`` §2.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import typing
 from typing import Any
@@ -151,18 +152,30 @@ async def get_me(request: Request) -> Response:
 
 async def get_session(request: Request) -> Response:
     """Who the caller is (``player``, null before they have an identity), what this server
-    offers besides the core (``features``, e.g. ``accounts``), and the rooms loaded now where
-    the caller holds a seat in a game in progress (``playing``). Always 200, so that a page
-    may ask before it knows whether the caller is anyone (``/api/me`` answers 401 then)."""
+    offers besides the core (``features``, e.g. ``accounts``), and the rooms where the caller
+    holds a seat in a game in progress (``playing``), loaded now or stored so when they were
+    unloaded (such a room is loaded to check it). Always 200, so that a page may ask before
+    it knows whether the caller is anyone (``/api/me`` answers 401 then)."""
     state = _state(request)
     identity = await identify(request)
-    playing = [
-        code
-        for code, actor in list(state.rooms.actors.items())
-        if identity is not None
-        and actor.table.status in ("playing", "paused")
-        and actor.table.seat_of(identity.id) is not None
-    ]
+    playing: list[str] = []
+    if identity is not None:
+        codes = set(state.rooms.actors)
+        with contextlib.suppress(Exception):  # storage down: the loaded rooms still answer
+            codes.update(await state.storage.seated_rooms(identity.id))
+        for code in sorted(codes):
+            actor = state.rooms.actors.get(code)
+            if actor is None:
+                try:
+                    actor = await state.rooms.get(code)
+                except Exception:  # a room that cannot be loaded is no way back
+                    continue
+            if (
+                actor is not None
+                and actor.table.status in ("playing", "paused")
+                and actor.table.seat_of(identity.id) is not None
+            ):
+                playing.append(code)
     return JSONResponse(
         {
             "player": identity.to_dict() if identity is not None else None,

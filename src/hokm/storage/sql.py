@@ -91,6 +91,14 @@ class _Tables:
             sa.Column("updated_at", sa.BigInteger, nullable=False),
             sa.Column("active", sa.Boolean, nullable=False),
         )
+        # Who held a seat in a game in progress when the room left memory (``/api/session``
+        # offers it to them from any browser); rewritten each time the room is unloaded.
+        self.seated = sa.Table(
+            f"{prefix}room_seated",
+            md,
+            sa.Column("code", sa.String(16), primary_key=True),
+            sa.Column("player_id", sa.String(64), primary_key=True, index=True),
+        )
         self.events = sa.Table(
             f"{prefix}table_events",
             md,
@@ -440,6 +448,25 @@ class SqlStorage:
             conn.execute(t.update().where(t.c.code == code).values(**values))
 
         await self._write(write)
+
+    async def set_seated(self, code: str, players: Sequence[str]) -> None:
+        """The players seated in the room's game in progress (none: no game goes on)."""
+        t = self.t.seated
+
+        def write(conn: sa.Connection) -> None:
+            conn.execute(t.delete().where(t.c.code == code))
+            if players:
+                conn.execute(t.insert(), [{"code": code, "player_id": p} for p in set(players)])
+
+        await self._write(write)
+
+    async def seated_rooms(self, player_id: str) -> list[str]:
+        """Rooms whose game was in progress with ``player_id`` seated when they were unloaded
+        (:meth:`set_seated`); a room loaded since may have moved on."""
+        t = self.t.seated
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(sa.select(t.c.code).where(t.c.player_id == player_id))
+            return sorted(row.code for row in rows)
 
     async def get_room(self, code: str) -> RoomRow | None:
         t = self.t.rooms

@@ -4,6 +4,25 @@ import { num, roomCode, t } from "../i18n.js";
 import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, session } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
+// Set when this tab is closed or reloaded while waiting for a quick match (it sends a leave
+// then): the next page in the tab must not show the wait again if that leave is still on its way.
+const LEFT_ON_HIDE = "hokm.leftQueue";
+
+// Set when a waiting home page hands the wait to the next one (the logo clicked): until the
+// new page has picked it up, closing the tab must still leave the queue.
+let waitHandedOver = false;
+
+/** Whether this tab left the queue as it closed, in the last 30 s (and forget it). */
+function leftOnHide() {
+  try {
+    const at = Number(sessionStorage.getItem(LEFT_ON_HIDE));
+    sessionStorage.removeItem(LEFT_ON_HIDE);
+    return at > 0 && Date.now() - at < 30_000;
+  } catch {
+    return false;
+  }
+}
+
 export async function render(main) {
   const state = {
     levels: ["easy", "medium", "hard"],
@@ -157,9 +176,25 @@ export async function render(main) {
   // Left for another page: leave the queue, unless that page is this one again (the logo or
   // "home" clicked while waiting), which picks the wait up.
   const abandonQueue = () => {
-    if (["", "#", "#/"].includes(location.hash)) return;
+    if (["", "#", "#/"].includes(location.hash)) {
+      waitHandedOver = true;
+      return;
+    }
     leaveQueue({ keepalive: true }).catch(() => null);
   };
+  // The tab closed (or reloaded) while waiting: leave the queue now rather than be matched as
+  // a ghost until the server drops a waiter who stopped asking. Listened for from the start:
+  // a wait handed over by the last page is this page's before it has asked about it.
+  const onHide = () => {
+    if (state.quick?.state !== "waiting" && !waitHandedOver) return;
+    leaveQueue({ keepalive: true }).catch(() => null);
+    try {
+      sessionStorage.setItem(LEFT_ON_HIDE, String(Date.now()));
+    } catch {
+      /* storage refused: the server drops a waiter who stops asking */
+    }
+  };
+  window.addEventListener("pagehide", onHide);
   const quickCancel = guarded(async () => {
     stopPoll();
     const sent = await leaveQueue();
@@ -410,13 +445,18 @@ export async function render(main) {
     const accounts = me.features.includes("accounts");
     state.accounts = accounts;
     if (accounts && me.player?.kind === "account") await loadAccount();
+    const left = leftOnHide();
     if (accounts && state.account) {
       const status = await api("/api/quick/status").catch(() => null);
       if (status?.state === "waiting") {
-        if (state.alive) quickResume(status);
+        // this tab was closed (reloaded) while waiting: the leave it sent may still be on its
+        // way, so leave again rather than show a wait the player gave up
+        if (left) await leaveQueue().catch(() => null);
+        else if (state.alive) quickResume(status);
         else abandonQueue();
       } else if (status?.state === "matched" && status.code) await quickGameOn(status.code);
     }
+    waitHandedOver = false; // picked up (or there was none)
     if (!state.quickGame && !state.quick) await roomGameOn(me);
     state.ready = true;
   });
@@ -450,12 +490,6 @@ export async function render(main) {
     state.quick = status;
     pollQueue();
   }
-  // The tab closed (or reloaded) while waiting: leave the queue now rather than be matched as
-  // a ghost until the server drops a waiter who stopped asking.
-  const onHide = () => {
-    if (state.quick?.state === "waiting") leaveQueue({ keepalive: true }).catch(() => null);
-  };
-  window.addEventListener("pagehide", onHide);
   return {
     refresh: draw,
     cleanup: () => {

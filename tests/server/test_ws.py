@@ -381,17 +381,22 @@ async def test_a_game_on_postgresql(tmp_path: Path) -> None:
         await store.close()
 
 
+async def until_unloaded(client: HokmClient) -> None:
+    """Wait until the server has no room in memory (idle rooms are unloaded)."""
+    for _ in range(100):
+        if (await client.rest("GET", "/api/metrics"))["rooms"] == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert (await client.rest("GET", "/api/metrics"))["rooms"] == 0
+
+
 async def test_idle_rooms_are_unloaded_and_come_back(tmp_path: Path) -> None:
     """A room nobody is connected to leaves memory and is loaded again, unchanged, on demand."""
     async with running_server(settings(tmp_path / "h.db", room_idle_seconds=0.2)) as url:
         owner, code = await table_with_bots(url)
         await owner.chat(text="still here?")
         await owner.close()
-        for _ in range(100):
-            if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert (await owner.rest("GET", "/api/metrics"))["rooms"] == 0
+        await until_unloaded(owner)
         info = await owner.rest("GET", f"/api/rooms/{code}")
         assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
         back = HokmClient(url, token=owner.token)
@@ -409,11 +414,7 @@ async def test_a_paused_game_unloaded_is_still_offered_to_its_players(tmp_path: 
         owner, code = await table_with_bots(url)
         await owner.command("start")
         await owner.close()
-        for _ in range(100):
-            if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert (await owner.rest("GET", "/api/metrics"))["rooms"] == 0
+        await until_unloaded(owner)
         headers = {"Authorization": f"Bearer {owner.token}"}
         async with httpx.AsyncClient(base_url=url, headers=headers) as http:
             assert (await http.get("/api/session")).json()["playing"] == [code]
@@ -427,10 +428,7 @@ async def test_a_paused_game_unloaded_is_still_offered_to_its_players(tmp_path: 
             await back.join(code)
             assert (await back.command("close_game"))["type"] == "ack"
             await back.close()
-            for _ in range(100):
-                if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
-                    break
-                await asyncio.sleep(0.05)
+            await until_unloaded(owner)
             assert (await http.get("/api/session")).json()["playing"] == []
 
 
@@ -446,11 +444,7 @@ async def test_a_socket_left_out_of_a_room_that_was_unloaded_still_answers(
         await other.connect()
         await other.join(code)
         assert (await owner.command("leave"))["type"] == "ack"
-        for _ in range(100):
-            if (await owner.rest("GET", "/api/metrics"))["rooms"] == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert (await owner.rest("GET", "/api/metrics"))["rooms"] == 0
+        await until_unloaded(owner)
         answer = await asyncio.wait_for(
             other.request({"type": "sync", "last_version": 0}, check=False), 5
         )

@@ -170,11 +170,7 @@ async def get_session(request: Request) -> Response:
                     actor = await state.rooms.get(code)
                 except Exception:  # a room that cannot be loaded is no way back
                     continue
-            if (
-                actor is not None
-                and actor.table.status in ("playing", "paused")
-                and actor.table.seat_of(identity.id) is not None
-            ):
+            if actor is not None and identity.id in actor.table.players_in_game():
                 playing.append(code)
     return JSONResponse(
         {

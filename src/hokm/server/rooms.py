@@ -320,9 +320,7 @@ class RoomActor:
         except Exception:  # pragma: no cover - the log still has everything
             log.exception("room %s: final snapshot failed", self.code)
         try:  # who may come back to the game from another browser (/api/session)
-            in_game = self.table.status in ("playing", "paused")
-            humans = [s.player for s in self.table.seats if s.kind == "human" and s.player]
-            await self.manager.storage.set_seated(self.code, humans if in_game else [])
+            await self.manager.storage.set_seated(self.code, self.table.players_in_game())
         except Exception:  # pragma: no cover - only the home page's offer is lost
             log.exception("room %s: storing who is seated failed", self.code)
         while not self.inbox.empty():  # answer whatever raced in

@@ -144,6 +144,12 @@ class Table:
             return "paused"
         return self._status
 
+    def players_in_game(self) -> tuple[str, ...]:
+        """The humans seated in a game in progress (playing or paused); none between games."""
+        if self._status != "playing":
+            return ()
+        return tuple(p for p in self._seat_players() if p is not None)
+
     @property
     def is_paused(self) -> bool:
         return self.paused_at is not None

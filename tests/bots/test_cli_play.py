@@ -12,6 +12,7 @@ from pathlib import Path
 from hokm.analysis import analyse
 from hokm.cli import play
 from hokm.cli.analyse import analyse_text
+from hokm.engine import parse_cards
 from hokm.engine.records import judge
 
 
@@ -49,6 +50,26 @@ def test_bad_input_is_explained_and_nothing_changes() -> None:
     assert "the bot would play" in text
     assert "Goodbye." in text
     assert "Traceback" not in text
+
+
+def test_the_trump_prompt_explains_empty_lines_and_takes_persian_digits() -> None:
+    """Seed 'd' makes South the first hakem: an empty line, a new deal the rules do not
+    have and a number out of range are explained; ۴ (Persian four) names clubs."""
+    code, text = _run("\nr\n۵\n۴\nq\ny\n", seed="d", target=7)
+    assert code == 0 and "You are hakem" in text
+    assert "type a suit's number 1–4" in text
+    assert "these rules have no new deal" in text
+    assert "no suit number 5" in text
+    assert "You name trump: ♣ clubs" in text
+
+
+def test_a_lone_rank_that_cannot_be_played_says_what_can() -> None:
+    """K, J or T alone when no card of that rank may be played is answered with the suit to
+    follow, not with a question about the unplayable cards."""
+    hand = tuple(parse_cards("KH KD 2S"))
+    assert play._parse_choice("K", hand, legal=parse_cards("2S")) in hand
+    assert play._parse_choice("K", hand, legal=hand) == "which one? K♥ or K♦"
+    assert play._parse_choice("J", hand, legal=hand) == "you hold no J"
 
 
 def test_cards_by_number_and_notation_are_accepted() -> None:
@@ -97,7 +118,8 @@ def test_the_game_is_saved_as_a_record_that_the_referee_and_the_analysis_accept(
     record = json.loads(path.read_text(encoding="utf-8"))
     report = judge(record)
     assert report["ok"] and report["game_over"]
-    assert f"{report['score'][0]}–{report['score'][1]}" in text
+    high, low = sorted(report["score"], reverse=True)
+    assert f"win {high}–{low}." in text  # the winners' points first
     assert len(analyse(record).hands) == len(record["hands"])
     _, account, status = analyse_text(path.read_text(encoding="utf-8"))
     assert status == 0 and "seat 0 (You), team 0:" in account and "seat 3 (West)" in account
@@ -111,6 +133,12 @@ def test_the_game_is_saved_as_a_record_that_the_referee_and_the_analysis_accept(
     code, text = _run("", record=str(tmp_path / "no" / "such" / "game.json"))
     assert code == 2 and "cannot write" in text and "Hokm —" not in text
     assert not (tmp_path / "no").exists()
+
+    # An existing file is never overwritten: the earlier game stays as it was.
+    before = path.read_bytes()
+    code, text = _run("a\n" * 400, target=2, seed="other", record=str(path))
+    assert code == 2 and "already exists" in text and "Hokm —" not in text
+    assert path.read_bytes() == before
 
 
 class _Interrupting(io.StringIO):
@@ -148,7 +176,7 @@ def test_the_trump_prompt_helps_without_choosing_and_quitting_is_asked_once_more
     code, text = _run("h\n?\nr\nدل\nq\nn\nq\ny\n", seed="h2", level="easy", target=7)
     assert code == 0
     assert "Persian names too" in text and "the bot would name" in text
-    assert "a new deal cannot be asked for now" in text
+    assert "these rules have no new deal" in text
     assert text.count("You name trump:") == 1 and "You name trump: ♥ hearts" in text
     assert text.count("Quit the game?") == 2 and text.rstrip().endswith("Goodbye.")
     assert "Trick 1 · trump ♥" in text

@@ -139,6 +139,8 @@ def _unwritable(path: str) -> str | None:
     """Why the record could not be written to ``path`` (checked before the game), or None."""
     if os.path.isdir(path):
         return "it is a folder"
+    if os.path.exists(path):
+        return "it already exists: remove it or choose another name"
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return "no such folder"
@@ -196,7 +198,7 @@ class PlaySession:
             if text.lower() not in ("q", "quit", "exit"):
                 return text
             # Asked once more: a lone Q may have meant a queen.
-            if self._line("Quit the game? y = quit, anything else = go on: ").lower() in (
+            if self._line("Quit the game? y or q = quit, anything else = go on: ").lower() in (
                 "y",
                 "yes",
                 "q",
@@ -230,9 +232,10 @@ class PlaySession:
                 continue
             self._step()
         winner = game.winner_team
+        assert winner is not None
         self.say(
             f"\nGame over: {'you and North' if winner == 0 else 'East and West'} win "
-            f"{game.score[0]}–{game.score[1]}."
+            f"{game.score[winner]}–{game.score[1 - winner]}."
         )
 
     def save_record(self, path: str) -> int:
@@ -366,11 +369,10 @@ class PlaySession:
         self.say(f"You are hakem. Your first five: {self._cards(view.hand)}")
         redeal = any(a["type"] == "request_redeal" for a in view.legal)
         hint = self.helper.act(view)
-        extra = ", r = ask for a new deal" if redeal else ""
+        if redeal:  # on a line of its own: the prompt stays within 80 columns
+            self.say("A weak five: r asks for a new deal.")
         while True:
-            text = self.ask(
-                f"Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣{extra}; a = bot's choice, h = help): "
-            )
+            text = self.ask("Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣; a = bot's choice, h = help): ")
             low = text.lower()
             if low in ("h", "help"):
                 more = "; r = ask for a new deal (weak five)" if redeal else ""
@@ -381,12 +383,21 @@ class PlaySession:
                 continue
             if low == "a":
                 return hint
-            if text in ("1", "2", "3", "4"):
-                return ChooseTrump(HUMAN, list(Suit)[int(text) - 1])
+            if not text:
+                self.say("  type a suit's number 1–4 or its letter S, H, D or C (h for help)")
+                continue
+            if text.isdecimal() and len(text) == 1:  # Persian digits too
+                if 1 <= int(text) <= 4:
+                    return ChooseTrump(HUMAN, list(Suit)[int(text) - 1])
+                self.say(f"  no suit number {int(text)}: choose 1–4 (h for help)")
+                continue
             if low == "r":
                 if redeal:
                     return RequestRedeal(HUMAN)
-                self.say("  a new deal cannot be asked for now (only with a weak five)")
+                if self.rules.hakem_may_redeal_weak_five:
+                    self.say("  a new deal can be asked for only with a weak five")
+                else:
+                    self.say("  these rules have no new deal for a weak five")
                 continue
             persian = text.replace("ي", "ی").replace("ك", "ک")  # an Arabic keyboard's letters
             if persian in PERSIAN_SUITS:
@@ -428,7 +439,7 @@ class PlaySession:
             if card_or_error not in legal:
                 led = view.trick[0][1].suit
                 named = ""
-                if text.isdigit():  # a number is a place in the hand; say which card that is
+                if text.isdecimal():  # a number is a place in the hand; say which card that is
                     named = f"card {text} is {card_or_error.pretty}; "
                 self.say(
                     f"  {named}you must follow suit {led.symbol}: play one of "
@@ -507,10 +518,12 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
     'which one? J♥ or J♠'
     >>> _parse_choice("t", hand, legal=hand).pretty
     '10♣'
+    >>> _parse_choice("j", hand, legal=parse_cards("10C")) in hand  # refused by the caller
+    True
     """
     if not text:
         return "type a card such as QH or its number; h for help"
-    if text.isdigit():
+    if text.isdecimal():
         n = int(text)
         if 1 <= n <= len(hand):
             return hand[n - 1]
@@ -518,12 +531,12 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
     rank = text.upper()
     if rank in ("K", "J", "T"):  # not A or Q: 'a' and 'q' are commands; 10 is a card number
         held = [c for c in hand if str(c)[:-1] == rank]
-        playable = [c for c in held if c in legal] or held
-        if len(playable) == 1:
-            return playable[0]
         if not held:
             return f"you hold no {rank}"
-        return "which one? " + " or ".join(c.pretty for c in playable)
+        playable = [c for c in held if c in legal]
+        if len(playable) > 1:
+            return "which one? " + " or ".join(c.pretty for c in playable)
+        return (playable or held)[0]  # none playable: the caller says what can be played
     try:
         card = Card.parse(card_letters(text))
     except HokmError:

@@ -128,6 +128,36 @@ def test_cli_prints_a_report_and_progress() -> None:
     assert "wall clock" in text
 
 
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_redraws_one_line_on_a_terminal_and_writes_whole_lines_elsewhere() -> None:
+    """A log file gets lines ending in a new line, never a carriage return; a terminal gets
+    one redrawn line, closed at the end. An error after the start comes on a line of its own,
+    without an empty line before it when nothing was drawn."""
+    out, err = io.StringIO(), io.StringIO()
+    assert arena_cli.run(_args(), out=out, err=err) == 0
+    log = err.getvalue()
+    assert "\r" not in log and log.endswith("\n") and "boards 4/4" in log
+    out, terminal = io.StringIO(), _Terminal()
+    assert arena_cli.run(_args(), out=out, err=terminal) == 0
+    drawn = terminal.getvalue()
+    assert drawn.startswith("\r") and drawn.endswith("\n") and drawn.count("\n") == 1
+    err = io.StringIO()
+    assert arena_cli.run(_args(b="wizard"), out=io.StringIO(), err=err) == 2
+    assert err.getvalue().startswith("hokm arena: unknown bot 'wizard'")
+
+
+def test_a_report_of_one_board_says_it_has_no_interval() -> None:
+    out = io.StringIO()
+    assert arena_cli.run(_args(boards=1, games=0, quiet=True), out=out, err=io.StringIO()) == 0
+    text = out.getvalue()
+    assert "[no interval from one board]" in text and "inf" not in text
+    assert "preset platform-a" in text
+
+
 def test_cli_times_decisions_by_cpu_time_when_asked() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert arena_cli.run(_args(cpu_time=True, quiet=True), out=out, err=err) == 0

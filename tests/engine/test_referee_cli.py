@@ -79,6 +79,23 @@ def test_the_readable_account_goes_trick_by_trick_with_persian_result_names(
     assert "Game over: team 0 wins, 7–0." in out
 
 
+def test_the_players_a_record_names_are_listed_once_and_a_byte_order_mark_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record saved by ``hokm play`` names its seats; the account says which seat is whom.
+    A file starting with a UTF-8 byte-order mark (as some editors save) is read as JSON."""
+    data = valid_record()
+    data["players"] = ["You", "East", None, "West\x1b[2J"]
+    path = tmp_path / "named.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(data).encode("utf-8"))
+    code, out, _ = run(capsys, str(path))
+    assert code == 0
+    assert "Players: seat 0 You, seat 1 East, seat 2 (bot), seat 3 West[2J;" in out
+    assert "\x1b" not in out  # a name cannot send the terminal escape sequences
+    code, out, _ = run(capsys, write(tmp_path / "plain.json", valid_record()))
+    assert code == 0 and "Players:" not in out
+
+
 def test_the_readable_account_of_a_broken_record_names_the_place(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -71,6 +72,10 @@ def test_json_output_carries_the_derived_deal(capsys: pytest.CaptureFixture[str]
 def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--seed", SEED, "--cards", "AS")[0] == 2
     assert run(capsys, "--seed", SEED, "--seat", "1", "--cards", "AS")[0] == 2
+    code, out, err = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "1", "--cards", "AS KH")
+    assert code == 2 and "a hand is 13 cards, not 2" in err and "MISMATCH" not in out
+    code, out, err = run(capsys, "--seed", SEED, "--commitment", "zz")
+    assert code == 2 and "64 hexadecimal digits" in err and "MISMATCH" not in out
     code, _, err = run(capsys)
     assert code == 2 and "give a record FILE, or a deal's --seed" in err
 
@@ -107,6 +112,21 @@ def test_a_record_without_seeds_has_nothing_to_verify(
     assert code == 1 and "nothing to verify" in out
     (tmp_path / "bad.json").write_text("{")
     assert run(capsys, str(tmp_path / "bad.json"))[0] == 2
+    code, _, err = run(capsys, str(tmp_path / "bad.json"))
+    assert code == 2 and "bad.json: not valid JSON" in err  # the file is named
+
+
+def test_a_record_is_read_from_stdin_and_may_start_with_a_byte_order_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _ = random_game(RuleSet(target_points=1), 12)
+    text = json.dumps(record_from_game(game))
+    monkeypatch.setattr("sys.stdin", io.StringIO("\ufeff" + text))
+    code, out, _ = run(capsys, "-")
+    assert code == 0 and "-: 1 seeded deal checked: every seeded deal matches." in out
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert run(capsys, str(path))[0] == 0
 
 
 def test_check_deal_needs_the_hakem_to_compare_cards() -> None:

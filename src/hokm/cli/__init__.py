@@ -82,6 +82,15 @@ def _stdout_closed() -> bool:
     return True
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1.
+
+    >>> count(1, "run"), count(3, "board")
+    ('1 run', '3 boards')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def card_letters(text: str) -> str:
     """Cards as people type or as the commands print them (``Q♠ 10♥``) in notation letters
     (``QS 10H``), which :meth:`hokm.engine.Card.parse` reads."""

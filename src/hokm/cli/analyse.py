@@ -24,7 +24,14 @@ from hokm.analysis import (
     analyse,
 )
 from hokm.cli import whole_number
-from hokm.cli.referee import UnreadableError, error_place, load_json, read_text, say_outcome
+from hokm.cli.referee import (
+    UnreadableError,
+    error_place,
+    load_json,
+    players_of,
+    read_text,
+    say_outcome,
+)
 from hokm.engine import Card, HokmError, Suit
 from hokm.engine.records import RESULT_NAMES
 
@@ -117,22 +124,8 @@ def analyse_text(
         return _malformed(name, str(exc))
     except Exception as exc:  # like the referee: never a traceback
         return _malformed(name, f"internal error while analysing: {exc!r}")
-    text = describe(analysis, name=name, every=every, players=_players(data))
+    text = describe(analysis, name=name, every=every, players=players_of(data))
     return analysis.to_dict(), text, EXIT_OK
-
-
-def _players(data: object) -> list[str | None]:
-    """The names per seat a record may carry (``players``: a name, or null for a bot)."""
-    players = data.get("players") if isinstance(data, dict) else None
-    if not isinstance(players, list) or len(players) != 4:
-        return [None] * 4
-    return [_printable(p) if isinstance(p, str) else None for p in players]
-
-
-def _printable(name: str) -> str | None:
-    """A name fit for a terminal: no control characters (escape sequences, new lines)."""
-    kept = "".join(c for c in name if c.isprintable() or c == "\u200c")
-    return " ".join(kept.split())[:40] or None
 
 
 def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:

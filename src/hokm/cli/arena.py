@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from typing import Any, TextIO
@@ -23,9 +24,11 @@ __all__ = [
     "Progress",
     "add_match_options",
     "format_report",
+    "interval",
     "match_rules",
     "register",
     "run",
+    "signed",
 ]
 
 
@@ -54,7 +57,9 @@ def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str
     """The options ``hokm arena`` and ``hokm tournament`` share."""
     parser.add_argument("--boards", type=int, default=200, help=boards)
     parser.add_argument("--seed", default=seed, help=f"seed of the deals (default {seed!r})")
-    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"
+    )
     parser.add_argument(
         "--games",
         type=int,
@@ -79,27 +84,35 @@ def match_rules(args: argparse.Namespace, command: str, err: TextIO) -> RuleSet 
 
 
 class Progress:
-    """A progress line on stderr, redrawn at most five times a second (and at each end)."""
+    """Progress on stderr: on a terminal one line, redrawn at most five times a second (and
+    at each end); elsewhere (a log file) a line of its own every ten seconds and at each end."""
 
     def __init__(self, err: TextIO, *, quiet: bool) -> None:
         self.err = err
         self.quiet = quiet
+        self.terminal = err.isatty()
         self.started = time.perf_counter()
         self.last = 0.0
-        self.width = 0
+        self.width = 0  # of the line on the terminal, 0 when none is open
 
     def show(self, text: str, done: int, total: int) -> None:
         now = time.perf_counter()
-        if self.quiet or (now - self.last < 0.2 and done != total):
+        every = 0.2 if self.terminal else 10.0
+        if self.quiet or (now - self.last < every and done != total):
             return
         self.last = now
         line = f"{text}  {now - self.started:.0f}s"
+        if not self.terminal:
+            print(line, file=self.err, flush=True)
+            return
         self.width = max(self.width, len(line))  # a shorter line blanks the rest of a longer one
         print(f"\r{line:<{self.width}}", end="", file=self.err, flush=True)
 
     def end(self) -> None:
-        if not self.quiet:
-            print(file=self.err)
+        """Close the terminal's progress line, if one is open."""
+        if self.width:
+            print(file=self.err, flush=True)
+            self.width = 0
 
 
 def print_json(
@@ -140,7 +153,8 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
             clock=time.process_time if args.cpu_time else time.perf_counter,
         )
     except ValueError as exc:
-        print(f"\nhokm arena: {exc}", file=err)
+        shown.end()
+        print(f"hokm arena: {exc}", file=err)
         return 2
     shown.end()
     if args.json:
@@ -153,7 +167,28 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
 
 
 def _ms(stats: dict[str, float]) -> str:
-    return f"{stats['median_ms']:.3f} / {stats['p95_ms']:.3f} / {stats['max_ms']:.1f}"
+    return f"{stats['median_ms']:.3f} / {stats['p95_ms']:.3f} / {stats['max_ms']:.3f}"
+
+
+def interval(low: float, high: float) -> str:
+    """A 95 % interval of points, or why there is none (one board has no spread).
+
+    >>> interval(-0.25, 0.5), interval(float("-inf"), float("inf"))
+    ('[-0.250, +0.500]', '[no interval from one board]')
+    """
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "[no interval from one board]"
+    return f"[{signed(low)}, {signed(high)}]"
+
+
+def signed(x: float) -> str:
+    """Points with their sign, and no minus on a zero that rounds to it.
+
+    >>> signed(-0.0001), signed(0.25)
+    ('+0.000', '+0.250')
+    """
+    text = f"{x:+.3f}"
+    return "+0.000" if text == "-0.000" else text
 
 
 def format_report(
@@ -168,10 +203,10 @@ def format_report(
         else "match: no whole games played (--games 0)"
     )
     lines = [
-        f"{report.a} vs {report.b}   seed {report.seed!r}   preset {preset or 'default'}",
+        f"{report.a} vs {report.b}   seed {report.seed!r}   preset {preset or 'platform-a'}",
         headline,
-        f"boards: {report.boards}   net points per board {net.mean:+.3f} "
-        f"[{net.low:+.3f}, {net.high:+.3f}] (95% CI)",
+        f"boards: {report.boards}   net points per board {signed(net.mean)} "
+        f"{interval(net.low, net.high)} (95% CI)",
         f"hands won: {report.hands_won}/{report.hands} = {hands.mean:.1%} "
         f"[{hands.low:.1%}, {hands.high:.1%}]",
         "results: " + ", ".join(f"{k} {v}" for k, v in sorted(report.results.items())),

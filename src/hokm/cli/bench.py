@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from hokm.cli import count
 from hokm.engine import Deal, Game, Phase, RuleSet, Seat, judge, record_from_game, view_of
 
 __all__ = [
@@ -285,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
         "sections": {},
     }
     if not args.json:
-        print(f"Python {results['python']}; median of {options.repeat} runs, CPU time")
+        print(f"Python {results['python']}; median of {count(options.repeat, 'run')}, CPU time")
     for name in names:
         section = _load(SECTIONS[name])
         if section is None:

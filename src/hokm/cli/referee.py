@@ -33,6 +33,7 @@ __all__ = [
     "error_place",
     "judge_text",
     "load_json",
+    "players_of",
     "read_text",
     "register",
     "run",
@@ -73,8 +74,9 @@ def read_text(name: str) -> str | Exception:
     """A file's text ('-': standard input), or the error that stopped reading it."""
     try:
         if name == "-":
-            return sys.stdin.read(MAX_BYTES + 1)
-        with open(name, encoding="utf-8") as handle:
+            return sys.stdin.read(MAX_BYTES + 1).removeprefix("\ufeff")
+        # utf-8-sig: a byte-order mark (some Windows editors write one) is not an error
+        with open(name, encoding="utf-8-sig") as handle:
             return handle.read(MAX_BYTES + 1)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return exc
@@ -83,13 +85,28 @@ def read_text(name: str) -> str | Exception:
 def judge_text(source: str | Exception, *, name: str = "record") -> tuple[dict[str, Any], str, int]:
     """Judge a record's text: the JSON report, the readable account, and the exit status."""
     try:
-        verdict = referee(load_json(source))
+        data = load_json(source)
+        verdict = referee(data)
     except (UnreadableError, HokmError, RecursionError) as exc:
         return _malformed(name, str(exc))
     except Exception as exc:  # a referee must never show a traceback
         return _malformed(name, f"internal error while judging: {exc!r}")
     code = EXIT_OK if verdict.report["ok"] else EXIT_BROKEN
-    return verdict.report, describe(verdict, name=name), code
+    return verdict.report, describe(verdict, name=name, players=players_of(data)), code
+
+
+def players_of(data: object) -> list[str | None]:
+    """The names per seat a record may carry (``players``: a name, or null for a bot)."""
+    players = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(players, list) or len(players) != 4:
+        return [None] * 4
+    return [_printable(p) if isinstance(p, str) else None for p in players]
+
+
+def _printable(name: str) -> str | None:
+    """A name fit for a terminal: no control characters (escape sequences, new lines)."""
+    kept = "".join(c for c in name if c.isprintable() or c == "\u200c")
+    return " ".join(kept.split())[:40] or None
 
 
 class UnreadableError(Exception):
@@ -134,12 +151,18 @@ def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:
 # ---------------------------------------------------------------------------- readable account
 
 
-def describe(verdict: Verdict, *, name: str = "record") -> str:
-    """A readable, trick-by-trick account of a judged record, in English."""
+def describe(
+    verdict: Verdict, *, name: str = "record", players: list[str | None] | None = None
+) -> str:
+    """A readable, trick-by-trick account of a judged record, in English; seats are numbered
+    0–3 as in the record, and the ``players`` named there are listed once."""
     lines = [f"== {name} =="]
     game = verdict.game
     if game is not None:
         lines.append(f"Rules: {_rules_text(game.rules)}")
+        if players and any(players):
+            named = ", ".join(f"seat {i} {p or '(bot)'}" for i, p in enumerate(players))
+            lines.append(f"Players: {named}; team 0 is seats 0 and 2, team 1 seats 1 and 3.")
         lines.extend(_events_text(game))
     report = verdict.report
     if not report["ok"]:

@@ -11,11 +11,13 @@ each bot's mean net points per board against all the others. Progress goes to st
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any, TextIO
 
 from hokm.arena import TournamentReport, run_tournament
-from hokm.cli.arena import Progress, add_match_options, match_rules, print_json
+from hokm.cli import count
+from hokm.cli.arena import Progress, add_match_options, match_rules, print_json, signed
 
 __all__ = ["format_tournament", "register", "run"]
 
@@ -58,6 +60,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
             progress=progress,
         )
     except ValueError as exc:
+        shown.end()
         print(f"hokm tournament: {exc}", file=err)
         return 2
     shown.end()
@@ -73,8 +76,8 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
     bots = report.bots
     width = max(8, *(len(b) for b in bots))
     lines = [
-        f"tournament: {len(bots)} bots, {report.boards} boards per pair, seed {report.seed!r}, "
-        f"preset {preset or 'default'}",
+        f"tournament: {len(bots)} bots, {count(report.boards, 'board')} per pair, "
+        f"seed {report.seed!r}, preset {preset or 'platform-a'}",
         "net points per board, row against column (± half the 95% interval):",
         " " * (width + 2) + "".join(f"{b:>{width + 8}}" for b in bots),
     ]
@@ -85,11 +88,13 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
                 cells.append(f"{'—':>{width + 8}}")
             else:
                 net = report.net(i, j)
-                cells.append(f"{f'{net.mean:+.3f} ±{(net.high - net.low) / 2:.3f}':>{width + 8}}")
+                half = (net.high - net.low) / 2
+                spread = f"±{half:.3f}" if math.isfinite(half) else "±?"
+                cells.append(f"{f'{signed(net.mean)} {spread}':>{width + 8}}")
         lines.append(f"{bot:<{width + 2}}" + "".join(cells))
     lines.append("standings (mean net points per board against all the others):")
     for rank, row in enumerate(report.standings(), start=1):
         hands = row.hands_won / row.hands if row.hands else 0.0
         games = f", games {row.games_won}/{row.games}" if row.games else ""
-        lines.append(f"  {rank}. {row.bot:<{width}}  {row.net:+.3f}  (hands {hands:.1%}{games})")
+        lines.append(f"  {rank}. {row.bot:<{width}}  {signed(row.net)}  (hands {hands:.1%}{games})")
     return "\n".join(lines)

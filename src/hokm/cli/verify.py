@@ -14,7 +14,8 @@ import json
 import sys
 from typing import Any
 
-from hokm.cli import card_letters
+from hokm.cli import card_letters, count
+from hokm.cli.referee import UnreadableError, load_json, read_text
 from hokm.engine import Card, Deal, HokmError, Seat, seed_commitment, sort_hand
 from hokm.engine.records import DealCheck, check_deal, verify_record
 
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Re-derive deals from revealed seeds (docs/records.md) and check them "
         "against published commitments and known cards. Give a record FILE, or --seed.",
     )
-    parser.add_argument("file", nargs="?", metavar="FILE", help="a hokm-record/1 file")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a hokm-record/1 file ('-': stdin)")
     parser.add_argument("--seed", help="the revealed seed")
     parser.add_argument("--commitment", help="the published commitment (SHA-256 of the seed)")
     parser.add_argument("--hakem", type=int, choices=range(4), help="the hand's hakem (0–3)")
@@ -53,12 +54,16 @@ def run(args: argparse.Namespace) -> int:
         return _usage("--cards and --seat go together")
     if args.cards is not None and args.hakem is None:
         return _usage("--cards needs --hakem (the deal starts at the hakem)")
+    if args.commitment is not None and not _is_sha256(args.commitment):
+        return _usage("--commitment: a SHA-256 is 64 hexadecimal digits")
     cards = None
     if args.cards is not None:
         try:
             cards = {args.seat: _card_list(args.cards)}
         except HokmError as exc:
             return _usage(f"--cards: {exc}")
+        if len(cards[args.seat]) != 13:
+            return _usage(f"--cards: a hand is 13 cards, not {len(cards[args.seat])}")
     check = check_deal(args.seed, commitment=args.commitment, hakem=args.hakem, cards=cards)
     if args.json:
         data: dict[str, Any] = {"ok": check.ok, "checks": [check.to_dict()]}
@@ -86,6 +91,15 @@ def _card_list(text: str) -> list[str]:
     return [str(Card.parse(word)) for word in card_letters(text).replace(",", " ").split()]
 
 
+def _is_sha256(text: str) -> bool:
+    """64 hexadecimal digits (either case).
+
+    >>> _is_sha256("ab" * 32), _is_sha256("zz"), _is_sha256("AB" * 32)
+    (True, False, True)
+    """
+    return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
+
+
 def _usage(message: str) -> int:
     print(f"hokm verify: {message}", file=sys.stderr)
     return EXIT_INPUT
@@ -93,18 +107,10 @@ def _usage(message: str) -> int:
 
 def _run_record(name: str, *, as_json: bool) -> int:
     try:
-        with open(name, encoding="utf-8") as handle:
-            data = json.load(handle)
-        checks = verify_record(data)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        if isinstance(exc, HokmError):
-            reason = str(exc)
-        elif isinstance(exc, FileNotFoundError):
-            reason = f"{name}: no such file"
-        elif isinstance(exc, IsADirectoryError):
-            reason = f"{name}: is a directory"
-        else:
-            reason = f"cannot read {name}: {exc}"
+        checks = verify_record(load_json(read_text(name)))
+    except (UnreadableError, HokmError, RecursionError) as exc:
+        # the referee's reading: '-' is stdin, the same size limit and the same reasons
+        reason = f"{name}: {exc}"
         if as_json:
             print(json.dumps({"ok": False, "error": reason}, ensure_ascii=False))
         return _usage(reason)
@@ -118,7 +124,7 @@ def _run_record(name: str, *, as_json: bool) -> int:
             print(f"{name}: no hand carries a seed: nothing to verify.")
         else:
             verdict = "every seeded deal matches" if ok else "SOME DEALS DO NOT MATCH"
-            print(f"{name}: {len(checks)} seeded deals checked: {verdict}.")
+            print(f"{name}: {count(len(checks), 'seeded deal')} checked: {verdict}.")
     return EXIT_OK if ok else EXIT_MISMATCH
 
 

@@ -26,6 +26,8 @@ def test_the_engine_section_reports_each_figure(capsys: pytest.CaptureFixture[st
 def test_unknown_sections_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "nope"]) == 2
     assert "unknown section" in capsys.readouterr().out
+    assert main(["bench", "engine", "--scale", "0"]) == 2
+    assert "--scale above 0 (not 0)" in capsys.readouterr().out
 
 
 def test_the_analysis_section_analyses_whole_games(capsys: pytest.CaptureFixture[str]) -> None:

@@ -275,9 +275,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     names = args.sections or list(SECTIONS)
     unknown = [n for n in names if n not in SECTIONS]
-    if unknown or args.repeat < 1 or args.scale <= 0:
-        problem = f"unknown section {unknown[0]!r}" if unknown else "bad --repeat or --scale"
-        print(f"hokm bench: {problem}; sections: {', '.join(SECTIONS)}")
+    if unknown:
+        print(f"hokm bench: unknown section {unknown[0]!r}; sections: {', '.join(SECTIONS)}")
+        return 2
+    if args.repeat < 1 or not args.scale > 0:
+        print(
+            f"hokm bench: --repeat is at least 1 (not {args.repeat}) and --scale above 0 "
+            f"(not {args.scale:g})"
+        )
         return 2
     options = BenchOptions(repeat=args.repeat, scale=args.scale)
     results: dict[str, Any] = {

@@ -77,7 +77,9 @@ def register(subparsers: Any) -> None:
         description="Play Hokm in the terminal: you and a bot partner against two bots.",
     )
     parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level (medium)")
-    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"
+    )
     parser.add_argument("--target", type=int, help="points to win the game (preset's default)")
     parser.add_argument("--seed", help="seed of the deals (default: a fresh random seed)")
     parser.add_argument(

@@ -99,8 +99,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "hakem-team win rate, kot and hakem-kot rates, mean tricks per hand, hands per second.",
     )
     parser.add_argument("--hands", type=int, default=10_000, help="hands to play (10000)")
-    parser.add_argument("--seed", default="0", help="seed of the deals and the random play")
-    parser.add_argument("--preset", choices=sorted(PRESETS), help="rule preset (default rules)")
+    parser.add_argument(
+        "--seed", default="0", help="seed of the deals and the random play (default '0')"
+    )
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"
+    )
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
     parser.set_defaults(func=run)
 

@@ -156,19 +156,23 @@ def test_learned_values_at_play_equal_the_training_rows() -> None:
 
 
 def test_the_learned_value_stands_aside_when_the_score_caps_the_points() -> None:
-    """With other kot points than it was trained with the bot searches; near the target it
-    searches only with ``near_target`` off (by default the learned value plays there too)."""
+    """With kots much dearer than it was trained with the bot searches (one point more is
+    still the learned value's); near the target it searches only with ``near_target`` off (by
+    default the learned value plays there too)."""
     from dataclasses import replace
 
     game, seat = _positions(1)[0]  # the first lead: 13 cards to choose from
     view = view_of(game, seat)
     assert learned_applies(view)
     near = replace(view, score=(5, 0))
-    other_kots = replace(view, rules=view.rules.replace(kot_points=3))
+    close_kots = replace(view, rules=view.rules.replace(kot_points=3, hakem_kot_points=2))
+    dear_kots = replace(view, rules=view.rules.replace(kot_points=4))
     assert learned_applies(near, near_target=True) and not learned_applies(near)
-    assert not learned_applies(other_kots, near_target=True)
+    assert learned_applies(close_kots, near_target=True)
+    assert not learned_applies(dear_kots, near_target=True)
     for bot, where, searched in (
-        (SearchBot(seed=1, worlds=3), other_kots, True),
+        (SearchBot(seed=1, worlds=3), dear_kots, True),
+        (SearchBot(seed=1, worlds=3), close_kots, False),
         (SearchBot(seed=1, worlds=3, near_target=False), near, True),
         (SearchBot(seed=1, worlds=3), near, False),
     ):

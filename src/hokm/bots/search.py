@@ -81,13 +81,15 @@ PLAY_WORK = 45  # one rule-bot play of a playout
 
 
 def learned_applies(view: SeatView, *, near_target: bool = False) -> bool:
-    """Whether the learned value's training matches this hand: it was trained with the default
+    """Whether the learned value's training fits this hand: it was trained with the default
     kot points (2, and 3 against the hakem's team) and without a cap, so strictly it fits only
     when no points beyond the target are at stake (each team still needs at least 3). With
     ``near_target`` (the search bot's default) it is used near the target too: its uncapped
     values still rank the cards better than a search from the first trick does (measured in
-    whole games, ``docs/benchmarks.md``). With other kot points the bot searches, which values
-    outcomes by the score (:func:`outcome_points`).
+    whole games, ``docs/benchmarks.md``). Kot points up to one more than trained (kot 1 to 3,
+    hakem-kot 1 to 4) change the worth of the rare kot a little, not the ranking of the cards
+    (measured with 2 and 2, ``docs/benchmarks.md``); with dearer kots the bot searches from
+    the first trick, valuing outcomes by the rules and the score (:func:`outcome_points`).
 
     >>> from dataclasses import replace
     >>> from hokm.engine import Game, RuleSet, Deal, Seat, Suit, view_of
@@ -97,9 +99,14 @@ def learned_applies(view: SeatView, *, near_target: bool = False) -> bool:
     >>> view = view_of(game, Seat(0))
     >>> learned_applies(view), learned_applies(replace(view, score=(5, 0)))
     (True, False)
+    >>> [learned_applies(replace(view, rules=RuleSet(kot_points=k, hakem_kot_points=h)))
+    ...  for k, h in ((2, 2), (3, 4), (4, 4), (2, 5))]
+    [True, True, False, False]
     """
     rules = view.rules
-    if (rules.kot_points, rules.hakem_kot_points) != (TRAINED_KOT_POINTS, TRAINED_HAKEM_KOT_POINTS):
+    if rules.kot_points > TRAINED_KOT_POINTS + 1:
+        return False
+    if rules.hakem_kot_points > TRAINED_HAKEM_KOT_POINTS + 1:
         return False
     if near_target:
         return True

@@ -435,3 +435,43 @@ def test_the_next_hakem_choosing_trump_is_shown_under_the_last_hands_result(
         assert row["crowned"] == [row["hakem"]], row
         assert row["trump"] == "–", row  # not the finished hand's trump
         assert row["banner"] == f"Hand {row['result'] + 1}", row
+
+
+def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_as_a_sheet(
+    new_page: Callable[..., Page],
+) -> None:
+    """At 320 px the 13 cards take two rows (three pushed the last card off a small screen);
+    the score and tricks say in words which number is ours, not by colour alone; the chat at
+    the table opens over the bottom of the screen and its toggle closes it. An error toast of
+    the home page is gone once the room is made."""
+    page = new_page(viewport={"width": 320, "height": 640})
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    page.click("#create")
+    page.wait_for_selector("#toasts >> text=اول یک نام وارد کنید.")
+    page.fill("#name", "نگار")
+    page.click("#create")
+    page.wait_for_selector(".room.in-lobby")
+    assert page.locator("#toasts .toast.error").count() == 0  # the missing name is not missing
+    start_practice(page, "نگار", target=3, level="naive")
+    page.wait_for_selector(".hand .card")
+    page.wait_for_function("document.querySelectorAll('.hand .card').length === 13")
+    tops = page.eval_on_selector_all(
+        ".hand .card", "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert len(set(tops)) == 2, tops
+    for box in ("#score", "#tricks"):
+        words = page.inner_text(f"{box} .shown .teams")
+        assert words.replace(" ", "") == "ما–حریف", words
+        assert page.is_visible(f"{box} .teams .us")
+    page.click("#chat-toggle")
+    sheet = page.eval_on_selector(
+        ".chat.open",
+        "e => { const r = e.getBoundingClientRect(); "
+        "return [getComputedStyle(e).position, Math.round(r.bottom), innerHeight]; }",
+    )
+    assert sheet[0] == "fixed" and sheet[1] == sheet[2], sheet
+    assert page.is_visible(".chat-presets button >> nth=0")
+    shot(page, "phone320-chat-sheet")
+    page.click("#chat-toggle")
+    assert page.locator(".chat.open").count() == 0

@@ -142,7 +142,7 @@ export function renderChat(ctx) {
     if (log) log.scrollTop = log.scrollHeight;
   }, 0);
   return h(
-    "aside.chat",
+    open ? "aside.chat.open" : "aside.chat",
     { "aria-label": t("chat") },
     h(
       "button.chat-toggle#chat-toggle",

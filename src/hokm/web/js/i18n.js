@@ -44,7 +44,7 @@ const STRINGS = {
     level_medium: "متوسط",
     level_hard: "سخت",
     level_random: "تصادفی",
-    level_naive: "ساده",
+    level_naive: "خیلی آسان",
     home_intro: "حکم، بازی ورق چهارنفرهٔ ایرانی: دو تیم دونفره، هفت دست برای بردن.",
     login: "ورود",
     logout: "خروج",

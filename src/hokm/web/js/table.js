@@ -85,12 +85,14 @@ function hud(ctx) {
       `${t("game_score")} (${t("target", { n: rules.target_points ?? 7 })}): ${teamLabel(store, us)} ${num(score[us])}${t("list_sep")}${teamLabel(store, them)} ${num(score[them])}`,
       h("span.label", {}, t("score"), " ", h("small", {}, t("target", { n: rules.target_points ?? 7 }))),
       h("span.val", {}, h("b.us", {}, num(score[us])), " – ", h("b.them", {}, num(score[them]))),
+      teamsCaption(store, us, them),
     ),
     labelled(
       "div.hud-item.tricks#tricks",
       `${t("tricks")}: ${teamLabel(store, us)} ${num(tricks[us])}${t("list_sep")}${teamLabel(store, them)} ${num(tricks[them])}`,
       h("span.label", {}, t("tricks")),
       h("span.val", {}, h("b.us", {}, num(tricks[us])), " – ", h("b.them", {}, num(tricks[them]))),
+      teamsCaption(store, us, them),
     ),
     labelled(
       "div.hud-item.trump#trump",
@@ -105,6 +107,11 @@ function hud(ctx) {
       h("span.val.small", {}, hakem !== null && hakem !== undefined ? [crown(t("hakem")), " ", store.seatName(hakem)] : "–"),
     ),
   );
+}
+
+/** Whose number is whose, in words under the two numbers: not by their colours alone. */
+function teamsCaption(store, us, them) {
+  return h("span.teams", {}, h("span.us", {}, teamLabel(store, us)), " – ", h("span.them", {}, teamLabel(store, them)));
 }
 
 /** The finished hand whose result is still up: the last one once the game is over, or the one

@@ -135,9 +135,11 @@ export async function render(main, params, path) {
   }
 
   function profile(p) {
+    const name = p.player?.name ?? p.name;
     const rows = [
-      [t("player"), p.player?.name ?? p.name],
-      [t("username"), p.username],
+      [t("player"), name],
+      // the username only when it is not the name already shown
+      [t("username"), p.username !== name ? p.username : null],
       [t("rating"), p.rating !== undefined ? `${num(Math.round(p.rating))}${p.provisional ? ` (${provisionalText(p)})` : ""}` : null],
       [t("tier"), tierName(p.tier)],
       [t("points"), p.points !== undefined ? num(p.points) : null],
@@ -156,7 +158,7 @@ export async function render(main, params, path) {
               recent.map((g) => recentGame(g)),
             ),
           ]
-        : null,
+        : h("p.note#no-games", {}, t("no_games_yet")),
     ];
   }
 

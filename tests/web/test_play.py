@@ -454,7 +454,13 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
     page.wait_for_selector(".room.in-lobby")
     assert page.locator("#toasts .toast.error").count() == 0  # the missing name is not missing
     start_practice(page, "نگار", target=3, level="naive")
-    page.wait_for_selector(".hand .card")
+    page.wait_for_function(
+        "document.querySelector('#choose-trump .suit-btn')"
+        " || document.querySelectorAll('.hand .card').length === 13"
+    )
+    if page.locator(TRUMP_BUTTONS).count():  # our hakem: 5 cards until trump is named
+        page.locator(TRUMP_BUTTONS).first.click()
+        trump_taken(page)
     page.wait_for_function("document.querySelectorAll('.hand .card').length === 13")
     tops = page.eval_on_selector_all(
         ".hand .card", "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
@@ -466,7 +472,7 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
         assert page.is_visible(f"{box} .teams .us")
     page.click("#chat-toggle")
     sheet = page.eval_on_selector(
-        ".chat.open",
+        ".chat.sheet",
         "e => { const r = e.getBoundingClientRect(); "
         "return [getComputedStyle(e).position, Math.round(r.bottom), innerHeight]; }",
     )
@@ -475,3 +481,10 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
     shot(page, "phone320-chat-sheet")
     page.click("#chat-toggle")
     assert page.locator(".chat.open").count() == 0
+    # A chat open from the start on a wide screen stays in the page when the screen narrows
+    # (a tablet turned): it never covers the hand without being asked to.
+    wide = new_page(viewport=DESKTOP)
+    start_practice(wide, "Kim", target=3, level="naive")
+    wide.wait_for_selector(".chat.open")
+    wide.set_viewport_size({"width": 360, "height": 740})
+    assert wide.eval_on_selector(".chat.open", "e => getComputedStyle(e).position") == "static"

@@ -142,7 +142,9 @@ export function renderChat(ctx) {
     if (log) log.scrollTop = log.scrollHeight;
   }, 0);
   return h(
-    open ? "aside.chat.open" : "aside.chat",
+    // A sheet over the screen's bottom only when opened by a tap on a small screen: a chat open
+    // from the start (on a wide screen, then made narrow) stays in the page below the hand.
+    open && ui.chatSheet ? "aside.chat.open.sheet" : open ? "aside.chat.open" : "aside.chat",
     { "aria-label": t("chat") },
     h(
       "button.chat-toggle#chat-toggle",
@@ -151,6 +153,7 @@ export function renderChat(ctx) {
         "aria-expanded": open ? "true" : "false",
         onclick: () => {
           ui.chatOpen = !ui.chatOpen;
+          ui.chatSheet = ui.chatOpen && window.matchMedia("(max-width: 999px)").matches;
           ctx.redraw();
         },
       },

@@ -144,7 +144,7 @@ export function renderChat(ctx) {
   return h(
     // A sheet over the screen's bottom only when opened by a tap on a small screen: a chat open
     // from the start (on a wide screen, then made narrow) stays in the page below the hand.
-    open && ui.chatSheet ? "aside.chat.open.sheet" : open ? "aside.chat.open" : "aside.chat",
+    `aside.chat${open ? ".open" : ""}${open && ui.chatSheet ? ".sheet" : ""}`,
     { "aria-label": t("chat") },
     h(
       "button.chat-toggle#chat-toggle",

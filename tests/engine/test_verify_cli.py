@@ -74,6 +74,8 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--seed", SEED, "--seat", "1", "--cards", "AS")[0] == 2
     code, out, err = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "1", "--cards", "AS KH")
     assert code == 2 and "a hand is 13 cards, not 2" in err and "MISMATCH" not in out
+    padded = f" {seed_commitment(SEED).upper()}\n"  # pasted with spaces: read as the check reads it
+    assert run(capsys, "--seed", SEED, "--commitment", padded)[0] == 0
     code, out, err = run(capsys, "--seed", SEED, "--commitment", "zz")
     assert code == 2 and "64 hexadecimal digits" in err and "MISMATCH" not in out
     code, _, err = run(capsys)

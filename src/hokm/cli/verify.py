@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import string
 import sys
 from typing import Any
 
@@ -92,12 +93,13 @@ def _card_list(text: str) -> list[str]:
 
 
 def _is_sha256(text: str) -> bool:
-    """64 hexadecimal digits (either case).
+    """64 hexadecimal digits (either case; spaces around them are ignored, as the check does).
 
-    >>> _is_sha256("ab" * 32), _is_sha256("zz"), _is_sha256("AB" * 32)
+    >>> _is_sha256("ab" * 32), _is_sha256("zz"), _is_sha256(" " + "AB" * 32 + " ")
     (True, False, True)
     """
-    return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
+    text = text.strip()
+    return len(text) == 64 and all(c in string.hexdigits for c in text)
 
 
 def _usage(message: str) -> int:

@@ -152,3 +152,51 @@ def test_an_owner_who_abandons_a_game_hands_the_room_on(clock: Clock) -> None:
         table.tick(clock.advance(100))
     assert table.results[-1].status == "cancelled" and table.results[-1].abandoned == "ann"
     assert table.owner == "bob"
+
+
+def test_a_reload_does_not_restart_the_turn_clock(clock: Clock) -> None:
+    """Dropping and coming back to the same decision gives back the time that was left, so
+    reloading the page cannot hold the table up (the clock of a fresh turn would restart)."""
+    table = _two_humans(clock, turn_seconds=15, trump_seconds=15)
+    turn = table.deadlines["turn"]
+    assert turn.seat == 0
+    started = turn.at
+    for _ in range(6):  # six quick reloads, 0.5 s apart, each shorter than bot_delay
+        clock.advance(0.5)
+        table.disconnect("ann", clock.now)
+        assert "bot" in table.deadlines
+        out = table.connect("ann", clock.now)
+        assert table.deadlines["turn"].at == started
+        turn_events = [e for e in out.events if e.kind == "turn"]
+        assert turn_events and turn_events[-1].data["deadline"] == started
+    # The clock runs out as it would have without the reloads: a bot decides for her.
+    table.advance(clock.advance(started - clock.now))
+    assert table.game is not None and table.game.trump is not None
+
+
+def test_a_player_back_after_their_time_ran_out_is_timed_out(clock: Clock) -> None:
+    table = _two_humans(clock, turn_seconds=15, trump_seconds=15)
+    started = table.deadlines["turn"].at
+    table.disconnect("ann", clock.now)
+    # She is away past her turn's deadline, and the bot has not moved yet (a slow worker).
+    clock.advance(started - clock.now + 1)
+    table.connect("ann", clock.now)
+    out = table.tick(clock.now)
+    assert any(e.kind == "timeout" for e in out.events)
+
+
+def test_the_next_decision_gets_a_fresh_clock(clock: Clock) -> None:
+    table = _two_humans(clock, turn_seconds=15, trump_seconds=15)
+    first = table.deadlines["turn"].at
+    clock.advance(10)
+    table.disconnect("ann", clock.now)
+    table.advance(clock.advance(1))  # the bot names trump for her
+    assert table.game is not None and table.game.trump is not None
+    table.connect("ann", clock.now)
+    for _ in range(30):
+        if my_turn(table, "ann"):
+            break
+        table.advance(clock.advance(1))
+    assert my_turn(table, "ann")
+    assert table.deadlines["turn"].at > first
+    assert table.deadlines["turn"].at == clock.now + 15

@@ -131,6 +131,9 @@ class Table:
         self.replaying = False
         self._claim: tuple[int, float] | None = None  # (game_version, when) of a handed-out turn
         self.forced_version: int | None = None  # game_version whose decision timed out
+        # (game_version, seat, deadline) of the last person's turn armed: a player who drops
+        # and comes back to the same decision gets the time that was left, not a fresh clock.
+        self._turn_clock: tuple[int, int, float] | None = None
         self._out: Outcome = Outcome()
         self._seats_shared: tuple[str | None, ...] = ()
         self.created_at = now
@@ -806,6 +809,10 @@ class Table:
         else:
             seconds = self.rules.trump_seconds if kind == "trump" else self.rules.turn_seconds
             at = now + seconds
+            held = self._turn_clock
+            if held is not None and held[:2] == (self.game_version, seat):
+                at = held[2]  # back to the same decision: the clock ran on (it may be due)
+            self._turn_clock = (self.game_version, seat, at)
         self._arm(Deadline(wanted, at, seat))
         self._emit("turn", {"decision": kind, "seat": seat, "deadline": at, "auto": auto})
 
@@ -883,6 +890,9 @@ class Table:
         self.deadlines = {
             k: Deadline(d.kind, d.at + shift, d.seat, d.player) for k, d in self.deadlines.items()
         }
+        if self._turn_clock is not None:
+            version, seat, at = self._turn_clock
+            self._turn_clock = (version, seat, at + shift)
         self._emit("resumed", {})
         self._arm_missing_graces(now)  # e.g. players who have not come back after a restart
         turn = self._turn_info()

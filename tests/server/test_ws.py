@@ -432,6 +432,29 @@ async def test_a_paused_game_unloaded_is_still_offered_to_its_players(tmp_path: 
             assert (await http.get("/api/session")).json()["playing"] == []
 
 
+async def test_a_game_both_players_left_is_cancelled_not_kept_paused(tmp_path: Path) -> None:
+    """Sara and Ali play with two bots and both close the page. The game pauses (no bot plays
+    on), but it is cancelled when it would have been had one of them stayed, and only then is
+    the room unloaded: it is no longer offered as a game to go back to (it used to stay
+    paused for ever, never recorded)."""
+    rules = {"grace_seconds": 0.3}
+    async with running_server(settings(tmp_path / "h.db", room_idle_seconds=0.2)) as url:
+        owner, code = await table_with_bots(url, rules=rules, bots=(2, 3))
+        ali = HokmClient(url, name="Ali")
+        await ali.connect()
+        await ali.join(code)
+        await ali.command("sit", seat=1)
+        await owner.command("start")
+        await ali.close()
+        await owner.close()
+        await until_unloaded(owner)
+        info = await owner.rest("GET", f"/api/rooms/{code}")
+        assert info["status"] == "lobby"
+        headers = {"Authorization": f"Bearer {owner.token}"}
+        async with httpx.AsyncClient(base_url=url, headers=headers) as http:
+            assert (await http.get("/api/session")).json()["playing"] == []
+
+
 async def test_a_socket_left_out_of_a_room_that_was_unloaded_still_answers(
     tmp_path: Path,
 ) -> None:

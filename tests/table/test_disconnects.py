@@ -93,9 +93,10 @@ def test_returning_within_grace_clears_the_warning(clock: Clock) -> None:
 
 
 def test_no_human_connected_pauses_and_deadlines_shift_on_resume(clock: Clock) -> None:
+    """Alone with bots, a player who leaves finds the game as it was, however late."""
     table = _two_humans(clock)
+    ok(table.handle("bob", {"type": "leave"}, clock.now))  # a bot takes Bob's seat
     turn_at = table.deadlines["turn"].at
-    table.disconnect("bob", clock.now)
     out = table.disconnect("ann", clock.now)
     assert "paused" in [e.kind for e in out.events] and table.status == "paused"
     assert table.next_deadline() is None
@@ -105,7 +106,36 @@ def test_no_human_connected_pauses_and_deadlines_shift_on_resume(clock: Clock) -
     kinds = [e.kind for e in out.events]
     assert "resumed" in kinds and table.status == "playing"
     assert table.deadlines["turn"].at == turn_at + 10_000
-    assert table.deadlines["grace_warn:bob"].at == turn_at - 20 + 100 + 10_000
+
+
+def test_a_game_everyone_left_pauses_but_its_grace_periods_run_on(clock: Clock) -> None:
+    """Two people who both close the page: no bot plays on, but the game is cancelled when it
+    would have been had one of them stayed (the first to leave abandoned it), not kept paused
+    for ever; someone back in time finds the grace periods where they were."""
+    table = _two_humans(clock)
+    turn_at = table.deadlines["turn"].at
+    table.disconnect("bob", clock.now)
+    bob_left = clock.now
+    clock.advance(20)
+    out = table.disconnect("ann", clock.now)
+    assert "paused" in [e.kind for e in out.events] and table.status == "paused"
+    assert table.next_deadline() == bob_left + 100  # Bob's warning
+    assert table.pending_bot_turns(clock.now) == []
+    # Ann is back within the grace period: play resumes, Bob's grace did not stop.
+    out = table.connect("ann", clock.now + 30)
+    clock.advance(30)
+    assert "resumed" in [e.kind for e in out.events]
+    assert table.deadlines["turn"].at == turn_at + 30
+    assert table.deadlines["grace_warn:bob"].at == bob_left + 100
+    # Both gone again, for good: cancelled at Bob's grace end, nothing played meanwhile.
+    table.disconnect("ann", clock.now)
+    plays = len(table.game.plays) if table.game else 0
+    out = table.advance(clock.advance(bob_left + 200 - clock.now))
+    kinds = [e.kind for e in out.events]
+    assert "grace_warning" in kinds and "game_cancelled" in kinds
+    assert out.results[0].status == "cancelled" and out.results[0].abandoned == "bob"
+    assert out.results[0].score == (0, 0) and plays == 0
+    assert table.status == "lobby" and table.next_deadline() is None
 
 
 def test_a_player_who_was_away_before_the_start_gets_a_grace_timer(clock: Clock) -> None:

@@ -538,8 +538,8 @@ class RoomActor:
         """When the actor must look at the table again. A due bot move that is being computed
         is not a reason to wake up (its answer is an input); one whose answer was lost is
         looked at again a second later."""
-        if self.table.is_paused:
-            return None
+        if self.table.is_paused:  # only the grace periods of a game of several people run
+            return self.table.next_deadline()
         times = []
         for key, deadline in self.table.deadlines.items():
             if key == "bot" and deadline.at <= now:
@@ -1022,6 +1022,8 @@ class RoomManager:
             for code, actor in list(self.actors.items()):
                 if actor.conns or not actor.inbox.empty() or now - actor.last_input < idle:
                     continue
+                if actor.table.is_paused and actor.table.next_deadline() is not None:
+                    continue  # a game everyone left: kept until its grace periods cancel it
                 async with self._loading.setdefault(code, asyncio.Lock()):
                     if self.actors.get(code) is actor and not actor.conns:
                         del self.actors[code]

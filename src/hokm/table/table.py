@@ -179,7 +179,10 @@ class Table:
         """When :meth:`tick` or :meth:`pending_bot_turns` next has something to do; None if
         nothing is due (or paused). A bot turn already handed out counts from its re-issue
         time."""
-        if self.is_paused or not self.deadlines:
+        if self.is_paused:
+            graces = [d.at for k, d in self.deadlines.items() if k.startswith("grace_")]
+            return min(graces) if graces and self._graces_run_paused else None
+        if not self.deadlines:
             return None
         times = [d.at for k, d in self.deadlines.items() if k != "bot"]
         bot = self.deadlines.get("bot")
@@ -190,6 +193,12 @@ class Table:
             else:
                 times.append(bot.at)
         return min(times) if times else None
+
+    @property
+    def _graces_run_paused(self) -> bool:
+        """A game of two or more people that everyone has left is paused, but its grace
+        periods run on: it is cancelled as if one of them had stayed, and not kept for ever."""
+        return len(self.players_in_game()) >= 2
 
     @property
     def _reclaim_seconds(self) -> float:
@@ -271,13 +280,16 @@ class Table:
         return self._take()
 
     def tick(self, now: float) -> Outcome:
-        """Fire every deadline due at ``now`` (none while paused)."""
+        """Fire every deadline due at ``now`` (while paused, only the grace periods of a game
+        of two or more people)."""
         self._out = Outcome()
         for _ in range(64):
-            if self.is_paused:
+            if self.is_paused and not self._graces_run_paused:
                 break
             due = [(d.at, key) for key, d in self.deadlines.items() if d.at <= now]
             due = [(at, key) for at, key in due if key not in ("bot", "deal")]
+            if self.is_paused:
+                due = [(at, key) for at, key in due if key.startswith("grace_")]
             if not due:
                 break
             _, key = min(due)
@@ -848,7 +860,8 @@ class Table:
             self._apply_game_action(SetHakem.from_seed(seed), now, auto=True)
         elif deadline.kind == "grace_warn":
             assert deadline.player is not None
-            cancel_at = now + self.rules.grace_seconds
+            # From when the warning was due: a late tick (a busy or paused room) adds no time.
+            cancel_at = deadline.at + self.rules.grace_seconds
             self._arm(
                 Deadline("grace_cancel", cancel_at, deadline.seat, deadline.player),
                 f"grace_cancel:{deadline.player}",
@@ -887,8 +900,12 @@ class Table:
         assert self.paused_at is not None
         shift = now - self.paused_at
         self.paused_at = None
+        ran = self._graces_run_paused  # these grace periods did not stop
         self.deadlines = {
-            k: Deadline(d.kind, d.at + shift, d.seat, d.player) for k, d in self.deadlines.items()
+            k: d
+            if ran and k.startswith("grace_")
+            else Deadline(d.kind, d.at + shift, d.seat, d.player)
+            for k, d in self.deadlines.items()
         }
         if self._turn_clock is not None:
             version, seat, at = self._turn_clock

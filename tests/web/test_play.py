@@ -488,3 +488,29 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
     wide.wait_for_selector(".chat.open")
     wide.set_viewport_size({"width": 360, "height": 740})
     assert wide.eval_on_selector(".chat.open", "e => getComputedStyle(e).position") == "static"
+
+
+def test_a_double_click_plays_one_card_quietly_and_a_lost_network_is_said_at_once(
+    new_page: Callable[..., Page],
+) -> None:
+    """A double click (or double tap) on a card plays it, with no "not your turn" error for
+    the second click; when the browser loses the network the page says so at once (the
+    socket may take a long while to notice), and stops saying it when the network is back."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "Nika", target=3)
+    for _ in range(60):
+        page.wait_for_selector(DECISION, state="attached")
+        if page.locator(".hand .card.legal").count():
+            break
+        take_turn(page)
+    card = str(page.locator(".hand .card.legal").first.get_attribute("data-card"))
+    page.dblclick(f'.hand .card[data-card="{card}"]')
+    page.wait_for_function(f"!window.hokmStore.game.hand.includes('{card}')")
+    page.wait_for_timeout(300)
+    assert page.locator(".toast.error").count() == 0, page.inner_text("#toasts")
+    page.context.set_offline(True)
+    try:
+        page.wait_for_selector(".banner.warn:has-text('اتصال قطع است')")
+    finally:
+        page.context.set_offline(False)
+    page.wait_for_selector(".banner.warn", state="detached")

@@ -389,12 +389,19 @@ function whyNotLegal(game, legal) {
   return lead ? t("must_follow", { suit: suitName(lead.slice(-1)) }) : t("not_legal");
 }
 
+// A second click this soon after playing a card is part of a double click.
+const DOUBLE_CLICK_MS = 700;
+
 function handRow(ctx) {
-  const { store, act } = ctx;
+  const { store, act, ui } = ctx;
   const game = store.game;
   const legal = new Set(store.legal("play").map((a) => a.card));
   const cards = sortHand(game.hand || [], game.trump);
   const play = (card) => {
+    // A double click (or tap) sends one card: the second click is ignored until the server
+    // answers, and shortly after (the hand has moved under the pointer; it is not a mistake).
+    if (ui.playSent !== null && ui.playSent === store.version) return;
+    if (!legal.size && Date.now() - ui.playSentAt < DOUBLE_CLICK_MS) return;
     if (!legal.has(card)) {
       toast(whyNotLegal(game, legal), "error");
       return;
@@ -404,7 +411,13 @@ function handRow(ctx) {
     if (btn) btn.classList.add("leaving");
     for (const el of document.querySelectorAll(".hand .card.legal")) el.classList.remove("legal");
     legal.clear();
-    act({ type: "play", card });
+    ui.playSent = store.version;
+    ui.playSentAt = Date.now();
+    act({ type: "play", card }).then((reply) => {
+      if (reply?.type === "ack") return;
+      ui.playSent = null; // refused or offline: the hand is playable again
+      ctx.redraw();
+    });
   };
   const onKey = arrowFocus(".card");
   const hinted = hintNow(ctx)?.card;

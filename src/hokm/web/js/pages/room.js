@@ -51,6 +51,9 @@ export async function render(main, [rawCode]) {
     games: null,
     spectator: false,
     hiddenSince: 0, // when the tab went to the background (0: it is shown)
+    netDown: false, // the browser says the network is gone
+    playSent: null, // the version at which a card was sent (a second click is ignored)
+    playSentAt: 0, // when (Date.now()) it was sent
   };
   let conn = null;
   let refreshTimer = null;
@@ -164,8 +167,9 @@ export async function render(main, [rawCode]) {
   }
 
   function connectionBanner() {
-    if (ui.status === "online") return null;
-    const text = ui.status === "replaced" ? t("offline") : t("reconnecting");
+    // The browser knows at once when the network is gone; the socket may take a while.
+    if (ui.status === "online" && !ui.netDown) return null;
+    const text = ui.status === "replaced" || ui.netDown ? t("offline") : t("reconnecting");
     return h("div.banner.warn", { role: "status" }, text);
   }
 
@@ -412,6 +416,12 @@ export async function render(main, [rawCode]) {
   } else {
     connect();
   }
+  const onNetwork = () => {
+    ui.netDown = navigator.onLine === false;
+    if (store.table) draw();
+  };
+  window.addEventListener("offline", onNetwork);
+  window.addEventListener("online", onNetwork);
   draw();
   tick = setInterval(() => {
     if (conn) updateCountdowns(main, store, conn.serverNow());
@@ -425,6 +435,8 @@ export async function render(main, [rawCode]) {
     cleanup() {
       alive = false;
       document.removeEventListener("visibilitychange", onVisibility);
+      window.removeEventListener("offline", onNetwork);
+      window.removeEventListener("online", onNetwork);
       clearInterval(tick);
       clearTimeout(refreshTimer);
       if (conn) conn.close();

@@ -40,6 +40,37 @@ def test_home_is_persian_first_with_an_english_switch(
     page.wait_for_selector("text=Start practice")
 
 
+def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
+    new_page: Callable[..., Page],
+) -> None:
+    """A code that cannot be one, or names no room, is refused beside the field, which keeps
+    what was typed (it used to open a page saying only that no room was found)."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    page.fill("#name", "Mina")
+    for typed, said in (("ab", "شش حرف و رقم"), ("KKKKKK", "اتاقی با این کد پیدا نشد.")):
+        page.fill("#code", typed)
+        page.click("#join")
+        page.locator(".toast.error", has_text=said).wait_for()
+        assert page.input_value("#code") == typed
+        assert page.evaluate("location.hash") in ("", "#/")
+        page.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
+
+
+def test_the_pages_code_pattern_is_the_servers_alphabet() -> None:
+    """The home page checks a code with the alphabet of :mod:`hokm.table.codes`."""
+    import re
+    from pathlib import Path
+
+    from hokm.table.codes import CODE_ALPHABET, CODE_LENGTH
+
+    home = Path(__file__).parents[2] / "src/hokm/web/js/pages/home.js"
+    pattern = re.search(r"const CODE_PATTERN = /\^\[(\w+)\]\{(\d+)\}\$/;", home.read_text())
+    assert pattern is not None
+    assert (pattern[1], int(pattern[2])) == (CODE_ALPHABET, CODE_LENGTH)
+
+
 def test_every_string_has_both_languages(new_page: Callable[..., Page]) -> None:
     """The translation table has the same keys in Persian and English."""
     page = new_page()

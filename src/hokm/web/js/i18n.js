@@ -336,6 +336,7 @@ const STRINGS = {
     loading: "در حال بارگذاری…",
     not_found: "این صفحه پیدا نشد.",
     room_not_found: "اتاقی با این کد پیدا نشد.",
+    code_malformed: "کد اتاق شش حرف و رقم لاتین است، مانند K7QX4M.",
     // suits and ranks
     suit_S: "پیک",
     suit_H: "دل",
@@ -677,6 +678,7 @@ const STRINGS = {
     loading: "Loading…",
     not_found: "Page not found.",
     room_not_found: "No room with this code.",
+    code_malformed: "A room code is six letters and digits, like K7QX4M.",
     suit_S: "spades",
     suit_H: "hearts",
     suit_D: "diamonds",

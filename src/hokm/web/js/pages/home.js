@@ -4,6 +4,9 @@ import { num, roomCode, t } from "../i18n.js";
 import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, session } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
 
+// A join code: six of the unambiguous letters and digits (hokm.table.codes).
+const CODE_PATTERN = /^[34679ACDEFGHJKMNPQRTWXY]{6}$/;
+
 // Set when this tab is closed or reloaded while waiting for a quick match (it sends a leave
 // then): the next page in the tab must not show the wait again if that leave is still on its way.
 const LEFT_ON_HIDE = "hokm.leftQueue";
@@ -71,10 +74,28 @@ export async function render(main) {
     location.hash = `#/room/${data.code}`;
   });
 
+  // A code is checked here, so a typo is said beside the field that keeps it, not on a page
+  // of its own.
+  const badCode = (key) => {
+    toast(t(key), "error");
+    document.getElementById("code")?.focus();
+  };
   const join = guarded(async () => {
     const code = roomCode(state.code);
     if (!code) {
       document.getElementById("code")?.focus();
+      return;
+    }
+    if (!CODE_PATTERN.test(code)) {
+      badCode("code_malformed");
+      return;
+    }
+    const room = await api(`/api/rooms/${encodeURIComponent(code)}`).catch((err) => {
+      if (err?.status === 404) return null;
+      throw err;
+    });
+    if (!room) {
+      badCode("room_not_found");
       return;
     }
     if (!(await needName())) return;

@@ -239,6 +239,11 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.click("#logout")
     page.wait_for_selector("#login-box")
     assert page.query_selector("#quick-wait") is None
+    # The account's name went with the account: a guest here starts with none.
+    assert page.input_value("#name") == ""
+    page.reload()
+    page.wait_for_selector('.home[data-ready="1"]')
+    assert page.input_value("#name") == ""
 
 
 def test_rules_advisor_and_four_colour_deck(new_page: Callable[..., Page]) -> None:

@@ -258,6 +258,11 @@ export async function render(main) {
     await api("/api/accounts/logout", { method: "POST", body: {} }); // leaves the queue too
     stopPoll();
     forgetToken();
+    // The account's name stays with the account: a guest on this browser (perhaps someone
+    // else's turn at a shared computer) starts with an empty name, not as the account.
+    const accountName = state.account?.player?.name;
+    if (accountName && savedName() === accountName) saveName("");
+    if (accountName && state.name === accountName) state.name = "";
     state.account = null;
     state.quick = null;
     state.quickGame = null;

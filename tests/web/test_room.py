@@ -321,6 +321,15 @@ def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
         leila.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
     omid.wait_for_selector("#seats-full")
     assert "هر چهار صندلی پر است" in omid.inner_text("#seats-full")
+    # Leila gives Omid her seat: she is still the owner, and both can tell.
+    leila.click('.seat-card[data-seat="0"] button.stand')
+    leila.wait_for_function("window.hokmStore.mySeat === null")
+    omid.click('.seat-card[data-seat="0"] button.sit')
+    omid.wait_for_function("window.hokmStore.mySeat === 0")
+    omid.wait_for_selector("#unseated:has-text('Leila (صاحب اتاق)')")
+    leila.wait_for_selector("#seats-full:has-text('صاحب اتاق')")
+    assert leila.locator("#start").is_enabled()
+    shot(leila, "phone-lobby-owner-without-seat")
 
 
 def test_leaving_in_one_tab_takes_the_other_tab_out_of_the_room(

@@ -65,13 +65,20 @@ export function renderLobby(ctx) {
     ),
     ui.spectator ? h("p.note", {}, t("spectating")) : null,
     !ui.spectator && filled && (store.mySeat === null || store.mySeat === undefined)
-      ? h("p.note#seats-full", {}, t("seats_full"))
+      ? h("p.note#seats-full", {}, t(owner ? "seats_full_owner" : "seats_full"))
       : null,
     !ui.spectator && !filled && !running && (store.mySeat === null || store.mySeat === undefined)
       ? h("p.note.call#choose-seat", { role: "status" }, t("choose_seat"))
       : null,
     unseated.length
-      ? h("p.small#unseated", {}, t("in_room_no_seat"), " ", unseated.map((m) => m.name).join(t("list_sep")))
+      ? h(
+          "p.small#unseated",
+          {},
+          t("in_room_no_seat"),
+          " ",
+          // The owner without a seat is still the one who starts the game: say who it is.
+          unseated.map((m) => (m.player === table.owner ? t("name_owner", { name: m.name }) : m.name)).join(t("list_sep")),
+        )
       : null,
     h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
     h(

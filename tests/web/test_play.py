@@ -124,6 +124,7 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     page.click("#close-game-sure")
     page.wait_for_selector(".lobby")
     assert page.locator("#start").count() == 1
+    page.locator(".toast", has_text="بازی را بستید").wait_for()  # said, not silent
 
     page.goto(f"/{replay}")
     page.wait_for_selector("#replay-why")

@@ -285,6 +285,7 @@ export async function render(main, [rawCode]) {
       toast(t(phase === "trump" ? "you_timeout_trump" : phase === "bam" ? "you_timeout_bam" : "you_timeout_card"), "error");
     } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
     else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
+    else if (ev.kind === "game_closed") toast(t(store.isOwner ? "game_closed_you" : "game_closed"));
     else if (ev.kind === "game_started" && ev.game > 1 && !store.isOwner) toast(t("new_game_started"));
     else if (ev.kind === "grace_warning") {
       const at = ev.cancel_at ?? ev.deadline ?? 0;

@@ -2,6 +2,7 @@
 import { h, labelled } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { EMOJI, phraseText } from "./common.js";
+import { chatIcon, muteIcon } from "./icons.js";
 
 export function inHand(store) {
   const game = store.game;
@@ -82,7 +83,7 @@ export function renderChat(ctx) {
                 "aria-label": t("mute_player", { name: speaker(m) }),
                 onclick: () => toggle(m.player, true),
               },
-              "🔇",
+              muteIcon(),
             )
           : null,
       ),
@@ -157,7 +158,8 @@ export function renderChat(ctx) {
           ctx.redraw();
         },
       },
-      "💬 ",
+      chatIcon(),
+      " ",
       t("chat"),
       unread > 0 && !open
         ? labelled("span.badge.unread#chat-unread", t(unread === 1 ? "chat_unread_one" : "chat_unread", { n: unread }), num(Math.min(unread, 99)))

@@ -1,15 +1,20 @@
-// Small inline SVG icons (no emoji font needed): the hakem's crown and the bot.
+// Small inline SVG icons (no emoji font needed): the hakem's crown, the bot, chat and mute.
+// An empty label makes an icon decorative (hidden from screen readers).
 const NS = "http://www.w3.org/2000/svg";
 
 function svg(paths, label, cls) {
   const el = document.createElementNS(NS, "svg");
   el.setAttribute("viewBox", "0 0 24 24");
   el.setAttribute("class", `icon ${cls}`);
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
-  const title = document.createElementNS(NS, "title");
-  title.textContent = label;
-  el.append(title);
+  if (label) {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+    const title = document.createElementNS(NS, "title");
+    title.textContent = label;
+    el.append(title);
+  } else {
+    el.setAttribute("aria-hidden", "true"); // beside words that say it
+  }
   for (const [tag, attrs] of paths) {
     const p = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) p.setAttribute(k, v);
@@ -41,5 +46,26 @@ export function robot(label) {
     ],
     label,
     "robot-icon",
+  );
+}
+
+export function chatIcon(label = "") {
+  return svg(
+    [["path", { d: "M4 5 H20 A2 2 0 0 1 22 7 V15 A2 2 0 0 1 20 17 H10 L5 21 V17 H4 A2 2 0 0 1 2 15 V7 A2 2 0 0 1 4 5 Z", fill: "#fff", stroke: "currentColor", "stroke-width": "1.6", "stroke-linejoin": "round" }],
+     ["circle", { cx: "8", cy: "11", r: "1.2", fill: "currentColor" }],
+     ["circle", { cx: "12", cy: "11", r: "1.2", fill: "currentColor" }],
+     ["circle", { cx: "16", cy: "11", r: "1.2", fill: "currentColor" }]],
+    label,
+    "chat-icon",
+  );
+}
+
+export function muteIcon(label = "") {
+  return svg(
+    [["path", { d: "M3 9 H7 L12 4 V20 L7 15 H3 Z", fill: "currentColor" }],
+     ["line", { x1: "15", y1: "9", x2: "21", y2: "15", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" }],
+     ["line", { x1: "21", y1: "9", x2: "15", y2: "15", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" }]],
+    label,
+    "mute-icon",
   );
 }

@@ -153,6 +153,8 @@ function seatCard(ctx, seat, running) {
             "button.add-bot",
             { type: "button", id: `add-bot-${seat.seat}`, onclick: () => command("add_bot", { seat: seat.seat, level: ui.botLevel[seat.seat] ?? chosen }) },
             t("add_bot"),
+            " ",
+            robot(""),
           ),
         );
       } else {

@@ -19,7 +19,7 @@ export const RULES_FA = `
 <tr><td>بام</td><td>تیمی که هفت بر صفر برده، ادامه می‌دهد و هر ۱۳ دست را می‌برد</td></tr>
 <tr><td>پَر بام (حاکم بام)</td><td>تیمِ غیرِ حاکم هر ۱۳ دست را می‌برد</td></tr>
 <tr><td>اتاق / میز</td><td>میزی با کد ورود که سازنده‌اش صاحب آن است</td></tr>
-<tr><td>ربات 🤖</td><td>بازیکن رایانه‌ای روی یک صندلی</td></tr>
+<tr><td>ربات</td><td>بازیکن رایانه‌ای روی یک صندلی</td></tr>
 </table>
 
 <h2>۲. میز، دسته و ترتیب</h2>
@@ -82,7 +82,7 @@ export const RULES_FA = `
 
 <h2>۸. بازی برخط</h2>
 <ul>
-<li>اتاق کد ورود کوتاه و یک صاحب دارد. صاحب اتاق قوانین را پیش از نخستین هَند تعیین می‌کند، می‌تواند روی هر صندلی خالی ربات 🤖 بگذارد (پس یک، دو یا سه نفر هم می‌توانند بازی کنند) و هر وقت بخواهد بازی را ببندد.</li>
+<li>اتاق کد ورود کوتاه و یک صاحب دارد. صاحب اتاق قوانین را پیش از نخستین هَند تعیین می‌کند، می‌تواند روی هر صندلی خالی ربات بگذارد (پس یک، دو یا سه نفر هم می‌توانند بازی کنند) و هر وقت بخواهد بازی را ببندد.</li>
 <li>پیش از نخستین دست، قوانینِ این بازی به همه نشان داده می‌شود.</li>
 <li>زمان: انتخاب حکم ۲۰ ثانیه، هر نوبت ۱۵ ثانیه (بسته به نسخه ۳۰). اگر زمان تمام شود، سرور یک برگ مجاز و معقول به جای بازیکن بازی می‌کند.</li>
 <li>قطع اتصال: جای بازیکن نگه داشته می‌شود و تا برگردد یک ربات به جایش بازی می‌کند؛ وقتی برگردد فوراً بازی را با وضعیت کامل در دست می‌گیرد. اگر ۳۰۰ ثانیه نیاید، به بقیه خبر داده می‌شود که بازی ۳۰۰ ثانیهٔ دیگر لغو می‌شود مگر برگردد.</li>
@@ -126,7 +126,7 @@ export const RULES_EN = `
 <tr><td>bam (بام)</td><td>a team that won 7–0 goes on and wins all 13 tricks</td></tr>
 <tr><td>par-bam (پَر بام)</td><td>the non-hakem team wins all 13 tricks</td></tr>
 <tr><td>room (اتاق)</td><td>a table with a join code, owned by its creator</td></tr>
-<tr><td>bot (ربات 🤖)</td><td>a computer player on a seat</td></tr>
+<tr><td>bot (ربات)</td><td>a computer player on a seat</td></tr>
 </table>
 
 <h2>2. Table, deck, order</h2>
@@ -189,7 +189,7 @@ export const RULES_EN = `
 
 <h2>8. Online play</h2>
 <ul>
-<li>A room has a short join code and an owner. The owner sets the rules before the first hand, may put a bot 🤖 on any empty seat (so one, two or three humans can play), and can close the game at any time.</li>
+<li>A room has a short join code and an owner. The owner sets the rules before the first hand, may put a bot on any empty seat (so one, two or three humans can play), and can close the game at any time.</li>
 <li>Before the first trick every player is shown the rules in force.</li>
 <li>Time: trump choice 20 s; each turn 15 s (30 in some versions). On timeout the server plays a legal, reasonable card for the player.</li>
 <li>Disconnects: the seat is kept and a bot plays for the player until they return; they then take over at once with the full state. After 300 s away the others are told the game ends in another 300 s unless the player returns.</li>

@@ -7,6 +7,7 @@ import { capitalized, lang, num, pointsText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
+import { crown } from "../icons.js";
 
 export async function render(main, [gameId, analysisRoute]) {
   const s = { record: null, hands: [], hand: 0, trick: 0, verify: null, analysis: null, error: null, alive: true };
@@ -161,7 +162,7 @@ export async function render(main, [gameId, analysisRoute]) {
         "div.row",
         {},
         h("b", {}, t("hand_n", { n: s.hand + 1 })),
-        h("span", {}, "👑 ", seatName(sim.hakem)),
+        h("span", {}, crown(t("hakem")), " ", seatName(sim.hakem)),
         h("span", {}, t("trump"), ": ", suitName(sim.trump)),
         res ? h("span", {}, capitalized(t(`result_${res.result}`)), ` (${num(res.tricks[0])}–${num(res.tricks[1])})`) : null,
       ),

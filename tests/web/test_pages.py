@@ -168,7 +168,7 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#profile")
     assert "parisa_web" in page.inner_text("#profile")
     # A new account's rating of 0 says why: provisional, settling after 10 rated games.
-    assert "موقت؛ پس از ۱۰ بازی رتبه‌ای دیگر" in page.inner_text("#profile")
+    assert "موقت؛ پس از ۱۰ بازی ریتینگ‌دار دیگر" in page.inner_text("#profile")
     assert page.inner_text("#profile").count("parisa_web") == 1  # name = username: said once
     assert "هنوز بازی‌ای" in page.inner_text("#no-games")  # a new account: no games yet
     shot(page, "phone-profile")

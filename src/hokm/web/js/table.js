@@ -187,8 +187,9 @@ function seatBox(ctx, seat, pos) {
       isHakem ? crown(t("hakem")) : null,
       info.kind === "bot" ? robot(t("bot")) : null,
       h("span.name", {}, store.seatName(seat)),
-      away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " ", robot(t("bot"))) : null,
     ),
+    // Under the name, not beside it: a long name is cut short, the badge must not be.
+    away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " ", robot(t("bot"))) : null,
     pos === "bottom" && seat === store.mySeat ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null) : h("div.seat-meta", {}, labelled("span.count", t("cards_in_hand", { n: count }), h("span.mini-back"), num(count)), turn ? countdown(store, seat) : null),
   );
 }
@@ -476,6 +477,8 @@ function lastTrickButton(ctx) {
       onclick: () => {
         ui.lastTrickOpen = !ui.lastTrickOpen;
         ctx.redraw();
+        // On a short screen the panel opens below the fold: bring it into view.
+        if (ui.lastTrickOpen) document.getElementById("last-trick")?.scrollIntoView({ block: "nearest" });
       },
     },
     t("last_trick"),

@@ -182,7 +182,7 @@ export async function render(main, [rawCode]) {
         {},
         h("h1", {}, t("lobby_title"), " ", h("span.code", { dir: "ltr" }, code)),
         h(
-          "form.panel",
+          "form.panel.name-prompt",
           {
             onsubmit: async (e) => {
               e.preventDefault();
@@ -203,8 +203,7 @@ export async function render(main, [rawCode]) {
             },
           },
           h("label", { for: "name" }, t("your_name")),
-          input,
-          h("button.primary#join", { type: "submit" }, t("join_room")),
+          h("div.row", {}, input, h("button.primary#join", { type: "submit" }, t("join_room"))),
         ),
       ),
     );

@@ -87,6 +87,56 @@ def test_replay_rebuilds_the_same_table_and_restores_it() -> None:
     assert all(d.at >= 500.0 + CONFIG.restore_grace for d in people), rebuilt.deadlines
 
 
+def test_a_reload_in_a_turn_replays_with_the_clock_that_was_left() -> None:
+    """Ann's turn is under way when the snapshot is taken; she reloads (her clock runs on)
+    and her time runs out. Rebuilt from the snapshot and the log, the table times her out at
+    the same moment and reaches the same version (the clock left used to be lost with the
+    snapshot: a fresh one on replay, no timeout, a diverged log)."""
+    seeds = SeedCounter("cd" * 32, "ACDEFG")
+    table = Table(
+        "r2", "ACDEFG", owner="ann", owner_name="Ann", now=100.0, config=CONFIG, seed_source=seeds
+    )
+    table.connect("ann", 100.0)
+    table.handle("bob", {"type": "join", "name": "Bob"}, 100.0)
+    table.connect("bob", 100.0)
+    for player, command in (
+        ("ann", {"type": "sit", "seat": 0}),
+        ("bob", {"type": "sit", "seat": 1}),
+        ("ann", {"type": "add_bot", "seat": 2, "level": "random"}),
+        ("ann", {"type": "add_bot", "seat": 3, "level": "random"}),
+        ("ann", {"type": "start"}),
+    ):
+        table.handle(player, command, 100.0)
+    now = 100.0
+    while not ("turn" in table.deadlines and table.deadlines["turn"].seat == 0):
+        now += 0.25
+        table.tick(now)
+        for turn in table.pending_bot_turns(now):
+            table.apply_bot_action(turn.seat, choose_bot_action(turn), turn.version, now)
+        turn = table.deadlines.get("turn")
+        if turn is not None and turn.seat == 1:  # Bob plays at once
+            bob = dict(view_of(table.game, 1).legal[0]) if table.game else {}
+            table.handle("bob", {"type": "action", "action": bob, "version": table.version}, now)
+        assert now < 400
+    snapshot = snapshot_data(table, SeedCounter("cd" * 32, "ACDEFG"))
+    due = table.deadlines["turn"].at
+    log = [
+        {"op": "disconnect", "p": "ann", "t": now + 2},
+        {"op": "connect", "p": "ann", "t": now + 2.2},
+        {"op": "tick", "t": due},
+    ]
+    for entry in log:
+        if entry["op"] == "disconnect":
+            table.disconnect("ann", float(entry["t"]))
+        elif entry["op"] == "connect":
+            table.connect("ann", float(entry["t"]))
+        else:
+            assert any(e.kind == "timeout" for e in table.tick(float(entry["t"])).events)
+    rebuilt, _ = replay(snapshot, log, now=due + 1)
+    assert rebuilt.version == table.version
+    assert rebuilt.forced_version == table.forced_version == table.game_version
+
+
 async def test_delivered_chat_replays_as_delivered_under_later_rules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from hokm.engine import RuleSet, view_of
-from hokm.table import Table, TableConfig
+from hokm.table import Table, TableConfig, iter_seeds
 
 from .conftest import Clock, join, make_table, my_turn, ok, play_any, seat_bots
 
@@ -129,13 +130,40 @@ def test_a_game_everyone_left_pauses_but_its_grace_periods_run_on(clock: Clock) 
     assert table.deadlines["grace_warn:bob"].at == bob_left + 100
     # Both gone again, for good: cancelled at Bob's grace end, nothing played meanwhile.
     table.disconnect("ann", clock.now)
-    plays = len(table.game.plays) if table.game else 0
-    out = table.advance(clock.advance(bob_left + 200 - clock.now))
-    kinds = [e.kind for e in out.events]
-    assert "grace_warning" in kinds and "game_cancelled" in kinds
+    version = table.game_version
+    kinds = []
+    while table.status == "paused":
+        assert table.pending_bot_turns(clock.now) == []
+        out = table.advance(clock.advance(1))
+        kinds += [e.kind for e in out.events]
+        if table.status == "paused":
+            assert table.game_version == version  # no card, no trump, no bot move
+    assert not {"trump_chosen", "card_played", "turn"} & set(kinds), kinds
+    assert kinds.count("grace_warning") == 2 and "game_cancelled" in kinds
+    assert clock.now == bob_left + 200
     assert out.results[0].status == "cancelled" and out.results[0].abandoned == "bob"
-    assert out.results[0].score == (0, 0) and plays == 0
     assert table.status == "lobby" and table.next_deadline() is None
+
+
+def test_a_restored_game_everyone_left_keeps_its_grace_periods_and_who_left_first(
+    clock: Clock,
+) -> None:
+    """Stored while everyone was away, restored after a restart: the grace periods, which
+    ran during the pause, are not pushed back by it (only to the restore grace at least),
+    and lifted to the same moment they keep their order: who left first abandoned it."""
+    table = _two_humans(clock, grace_seconds=100)
+    table.disconnect("bob", clock.now)
+    clock.advance(10)
+    table.disconnect("ann", clock.now)
+    data = json.loads(json.dumps(table.to_dict()))
+    restored = Table.from_dict(data, now=clock.advance(60), seed_source=iter_seeds("r"))
+    assert restored.deadlines["grace_warn:bob"].at == table.deadlines["grace_warn:bob"].at
+    assert restored.deadlines["grace_warn:ann"].at == table.deadlines["grace_warn:ann"].at
+    late = Table.from_dict(data, now=clock.advance(500), seed_source=iter_seeds("r"))
+    bob, ann = late.deadlines["grace_warn:bob"].at, late.deadlines["grace_warn:ann"].at
+    assert clock.now + late.config.restore_grace <= bob < ann
+    out = late.advance(clock.advance(300))
+    assert out.results and out.results[0].abandoned == "bob"
 
 
 def test_a_player_who_was_away_before_the_start_gets_a_grace_timer(clock: Clock) -> None:

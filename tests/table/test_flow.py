@@ -467,3 +467,45 @@ def test_a_game_won_with_hints_says_who_took_them_and_survives_a_restart(clock: 
     assert type(result).from_dict(result.to_dict()).hinted == ("ann",)
     ok(restored.handle("ann", {"type": "continue_game"}, clock.now))
     assert restored.hinted == [] and restored.public_state()["hinted"] == []
+
+
+def test_a_bam_decision_keeps_its_clock_when_the_teammate_takes_over(clock: Clock) -> None:
+    """At 7-0 either player of the team may decide. Ann drops: Cyrus, her partner, decides
+    with the time that was left, not a fresh clock; Ann back, the same. Reloading in turn
+    cannot hold the table up."""
+    for attempt in range(80):
+        table = make_table(
+            clock, rules=RuleSet.preset("classic", first_hakem="manual"), seed=f"bam{attempt}"
+        )
+        join(table, clock, "cyrus", seat=2)
+        ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+        seat_bots(table, clock, (1, 3))
+        ok(table.handle("ann", {"type": "start"}, clock.now))
+        ok(table.handle("ann", {"type": "choose_hakem", "seat": 0}, clock.now))
+        for _ in range(3000):
+            table.advance(clock.now)
+            game = table.game
+            if table.status != "playing" or game is None or game.phase.value == "bam":
+                break
+            for player in ("ann", "cyrus"):
+                if my_turn(table, player):
+                    seat = table.seat_of(player)
+                    legal = view_of(game, seat).legal
+                    best = max(
+                        legal, key=lambda a: Card.parse(a["card"]).rank if "card" in a else 0
+                    )
+                    ok(act(table, clock, player, best))
+                    break
+        game = table.game
+        if game is not None and game.phase.value == "bam" and game.bam_team == 0:
+            break
+    else:  # pragma: no cover - the seeds above are known to reach it
+        raise AssertionError("no 7-0 found")
+    due = table.deadlines["turn"].at
+    assert table.deadlines["turn"].seat == 0
+    clock.advance(3)
+    table.disconnect("ann", clock.now)
+    assert table.deadlines["turn"].seat == 2 and table.deadlines["turn"].at == due
+    clock.advance(3)
+    table.connect("ann", clock.now)
+    assert table.deadlines["turn"].seat == 0 and table.deadlines["turn"].at == due

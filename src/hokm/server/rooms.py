@@ -682,6 +682,8 @@ def replay(
     table = Table.from_dict(raw, now=float(data.get("saved_at", now)), seed_source=seeds)
     table.paused_at = raw["paused_at"]
     table.deadlines = {k: Deadline.from_dict(v) for k, v in raw["deadlines"].items()}
+    clock = raw.get("turn_clock")
+    table.turn_clock = None if clock is None else (int(clock[0]), float(clock[1]))
     for player, count in data.get("connections", {}).items():
         if player in table.members:
             table.members[player].connections = int(count)

@@ -131,9 +131,10 @@ class Table:
         self.replaying = False
         self._claim: tuple[int, float] | None = None  # (game_version, when) of a handed-out turn
         self.forced_version: int | None = None  # game_version whose decision timed out
-        # (game_version, seat, deadline) of the last person's turn armed: a player who drops
-        # and comes back to the same decision gets the time that was left, not a fresh clock.
-        self._turn_clock: tuple[int, int, float] | None = None
+        # (game_version, deadline) of the last decision a person was given: one who drops and
+        # comes back to it (or a teammate who takes over a bam decision) gets the time that was
+        # left, not a fresh clock. Stored, so a replayed log times out exactly as it did.
+        self.turn_clock: tuple[int, float] | None = None
         self._out: Outcome = Outcome()
         self._seats_shared: tuple[str | None, ...] = ()
         self.created_at = now
@@ -177,8 +178,8 @@ class Table:
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` or :meth:`pending_bot_turns` next has something to do; None if
-        nothing is due (or paused). A bot turn already handed out counts from its re-issue
-        time."""
+        nothing is due. While paused only the grace periods of a game of two or more people
+        count. A bot turn already handed out counts from its re-issue time."""
         if self.is_paused:
             graces = [d.at for k, d in self.deadlines.items() if k.startswith("grace_")]
             return min(graces) if graces and self._graces_run_paused else None
@@ -482,6 +483,7 @@ class Table:
             "version": self.version,
             "game_version": self.game_version,
             "forced_version": self.forced_version,
+            "turn_clock": None if self.turn_clock is None else list(self.turn_clock),
             "deadlines": {k: d.to_dict() for k, d in self.deadlines.items()},
             "left_this_game": [[p, s] for p, s in self.left_this_game],
             "hinted": list(self.hinted),
@@ -540,11 +542,22 @@ class Table:
         paused_at = data["paused_at"]
         shift = 0.0 if paused_at is None else max(0.0, now - float(paused_at))
         grace = config.restore_grace
-        for key, raw in data["deadlines"].items():
-            d = Deadline.from_dict(raw)
-            # People get a grace after a restart; bots and deals simply go on when resumed.
-            at = d.at + shift if d.kind in ("bot", "deal") else max(d.at + shift, now + grace)
+        # The grace periods of a game of several people ran on while it was paused.
+        ran = paused_at is not None and table._graces_run_paused
+        saved = [(Deadline.from_dict(raw), key) for key, raw in data["deadlines"].items()]
+        floor = now + grace
+        # In the order they were due, so deadlines lifted to the floor keep it (who left first).
+        for d, key in sorted(saved, key=lambda item: (item[0].at, item[1])):
+            moved = 0.0 if ran and key.startswith("grace_") else shift
+            # Bots and deals simply go on when resumed; people get a grace after a restart.
+            if d.kind in ("bot", "deal") or d.at + moved > floor:
+                at = d.at + moved
+            else:
+                at, floor = floor, floor + 0.001
             table.deadlines[key] = Deadline(d.kind, at, d.seat, d.player)
+        clock = data.get("turn_clock")
+        if clock is not None:
+            table.turn_clock = (int(clock[0]), max(float(clock[1]) + shift, now + grace))
         if table._status == "playing":
             table.paused_at = now  # resumes when a human connects
         return table
@@ -821,10 +834,10 @@ class Table:
         else:
             seconds = self.rules.trump_seconds if kind == "trump" else self.rules.turn_seconds
             at = now + seconds
-            held = self._turn_clock
-            if held is not None and held[:2] == (self.game_version, seat):
-                at = held[2]  # back to the same decision: the clock ran on (it may be due)
-            self._turn_clock = (self.game_version, seat, at)
+            held = self.turn_clock
+            if held is not None and held[0] == self.game_version:
+                at = held[1]  # back to the same decision: its clock ran on (it may be due)
+            self.turn_clock = (self.game_version, at)
         self._arm(Deadline(wanted, at, seat))
         self._emit("turn", {"decision": kind, "seat": seat, "deadline": at, "auto": auto})
 
@@ -907,9 +920,9 @@ class Table:
             else Deadline(d.kind, d.at + shift, d.seat, d.player)
             for k, d in self.deadlines.items()
         }
-        if self._turn_clock is not None:
-            version, seat, at = self._turn_clock
-            self._turn_clock = (version, seat, at + shift)
+        if self.turn_clock is not None:
+            version, at = self.turn_clock
+            self.turn_clock = (version, at + shift)
         self._emit("resumed", {})
         self._arm_missing_graces(now)  # e.g. players who have not come back after a restart
         turn = self._turn_info()

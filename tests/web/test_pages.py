@@ -49,7 +49,11 @@ def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
     page.goto("/")
     page.wait_for_selector('.home[data-ready="1"]')
     page.fill("#name", "Mina")
-    for typed, said in (("ab", "شش حرف و رقم"), ("KKKKKK", "اتاقی با این کد پیدا نشد.")):
+    for typed, said in (
+        ("ab", "شش حرف و رقم"),
+        ("KKKKKK", "اتاقی با این کد پیدا نشد."),
+        ("https://hokm.example/r/kkk-kkk", "اتاقی با این کد پیدا نشد."),  # a pasted link
+    ):
         page.fill("#code", typed)
         page.click("#join")
         page.locator(".toast.error", has_text=said).wait_for()

@@ -390,19 +390,17 @@ function whyNotLegal(game, legal) {
   return lead ? t("must_follow", { suit: suitName(lead.slice(-1)) }) : t("not_legal");
 }
 
-// A second click this soon after playing a card is part of a double click.
-const DOUBLE_CLICK_MS = 700;
-
 function handRow(ctx) {
   const { store, act, ui } = ctx;
   const game = store.game;
   const legal = new Set(store.legal("play").map((a) => a.card));
   const cards = sortHand(game.hand || [], game.trump);
-  const play = (card) => {
-    // A double click (or tap) sends one card: the second click is ignored until the server
-    // answers, and shortly after (the hand has moved under the pointer; it is not a mistake).
-    if (ui.playSent !== null && ui.playSent === store.version) return;
-    if (!legal.size && Date.now() - ui.playSentAt < DOUBLE_CLICK_MS) return;
+  const play = (card, ev) => {
+    // A double click sends one card: a click is ignored while a card is on its way, and so is
+    // the second click of a double click (``detail`` counts the clicks) even once the card is
+    // answered: the hand has moved under the pointer, and may be playable again when the card
+    // won the trick, but that click is not a lead.
+    if (ui.playSending || (ev?.detail ?? 0) >= 2) return;
     if (!legal.has(card)) {
       toast(whyNotLegal(game, legal), "error");
       return;
@@ -412,12 +410,10 @@ function handRow(ctx) {
     if (btn) btn.classList.add("leaving");
     for (const el of document.querySelectorAll(".hand .card.legal")) el.classList.remove("legal");
     legal.clear();
-    ui.playSent = store.version;
-    ui.playSentAt = Date.now();
+    ui.playSending = true;
     act({ type: "play", card }).then((reply) => {
-      if (reply?.type === "ack") return;
-      ui.playSent = null; // refused or offline: the hand is playable again
-      ctx.redraw();
+      ui.playSending = false;
+      if (reply?.type !== "ack") ctx.redraw(); // refused or offline: the hand is playable again
     });
   };
   const onKey = arrowFocus(".card");
@@ -431,7 +427,7 @@ function handRow(ctx) {
         extra: (legal.has(card) ? "legal" : legal.size ? "illegal" : "idle") + (hinted === card ? ".hinted" : ""),
         describedby: hinted === card ? "hint-said" : undefined,
         disabled: !legal.has(card),
-        onclick: () => play(card),
+        onclick: (ev) => play(card, ev),
       }),
     ),
   );

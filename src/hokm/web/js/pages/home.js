@@ -81,7 +81,8 @@ export async function render(main) {
     document.getElementById("code")?.focus();
   };
   const join = guarded(async () => {
-    const code = roomCode(state.code);
+    // A pasted share link (…/r/K7QX4M) names its room too.
+    const code = roomCode(state.code.replace(/^.*\/r\//, ""));
     if (!code) {
       document.getElementById("code")?.focus();
       return;
@@ -407,7 +408,7 @@ export async function render(main) {
             {},
             h("input#code", {
               type: "text",
-              maxlength: 12,
+              maxlength: 120, // a pasted share link too
               autocapitalize: "characters",
               placeholder: t("code_placeholder"),
               dir: "ltr",

@@ -51,9 +51,8 @@ export async function render(main, [rawCode]) {
     games: null,
     spectator: false,
     hiddenSince: 0, // when the tab went to the background (0: it is shown)
-    netDown: false, // the browser says the network is gone
-    playSent: null, // the version at which a card was sent (a second click is ignored)
-    playSentAt: 0, // when (Date.now()) it was sent
+    netDown: navigator.onLine === false, // the browser says the network is gone
+    playSending: false, // a card was sent and is not answered yet (a second click is ignored)
   };
   let conn = null;
   let refreshTimer = null;

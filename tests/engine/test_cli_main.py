@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +39,40 @@ def test_version_and_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> 
         main(["serve", "--port", "99999"])
     assert done.value.code == 2
     assert "a port is from 0 to 65535, not 99999" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--log-level", "loud"], "invalid choice: 'loud'"),
+        (["--bot-delay", "-1"], "--bot-delay is from 0 to 86400 seconds, not -1"),
+        (["--bot-workers", "-2"], "--bot-workers is from 0 to 64, not -2"),
+        (["--full-gc-seconds", "x"], "not a number of seconds: 'x'"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["serve", *argv])
+    assert done.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_serve_says_in_one_line_why_it_cannot_use_the_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A wrong --db is one clear line and exit 2 before the server starts (it used to be a
+    traceback from the server's start-up): not a database file, an unsupported kind, a
+    PostgreSQL server that is not there."""
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("not a database\n" * 100)
+    for db, said in (
+        (str(not_db), "file is not a database"),
+        ("mysql://x/y", "unsupported database mysql://x/y"),
+        ("postgresql://nobody:secret@127.0.0.1:1/x", "cannot open the database"),
+    ):
+        assert main(["serve", "--db", db, "--port", "0"]) == 2
+        err = capsys.readouterr().err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err
+        assert "secret" not in err  # the password is not shown

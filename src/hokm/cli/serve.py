@@ -8,12 +8,32 @@ default ``HOKM_DATABASE_URL`` or ``var/hokm.db``), ``--bot-workers`` (processes 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import logging
+import sys
 from typing import Any
 
 from hokm.cli import whole_number
 from hokm.table import TableConfig
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def seconds(what: str) -> Any:
+    """An argparse ``type``: a number of seconds, 0 or more (a clear error naming ``what``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not 0 <= value <= 86_400:
+            raise argparse.ArgumentTypeError(f"{what} is from 0 to 86400 seconds, not {text}")
+        return value
+
+    return parse
+
 
 __all__ = ["register", "run"]
 
@@ -35,19 +55,24 @@ def register(subparsers: Any) -> None:
         help="port (8000; 0 picks a free one)",
     )
     parser.add_argument("--db", default=None, help="SQLite file or database URL (var/hokm.db)")
-    parser.add_argument("--bot-workers", type=int, default=1, help="bot processes (1; 0: a thread)")
+    parser.add_argument(
+        "--bot-workers",
+        type=whole_number("--bot-workers", 0, 64),
+        default=1,
+        help="bot processes (1; 0: a thread)",
+    )
     parser.add_argument(
         "--allow-origin", action="append", default=[], help="another allowed WebSocket origin"
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=seconds("--bot-delay"),
         default=None,
         help=f"seconds before a bot moves ({table.bot_delay:g})",
     )
     parser.add_argument(
         "--hand-pause",
-        type=float,
+        type=seconds("--hand-pause"),
         default=None,
         help=f"seconds between hands ({table.hand_pause:g})",
     )
@@ -56,11 +81,16 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--full-gc-seconds",
-        type=float,
+        type=seconds("--full-gc-seconds"),
         default=300.0,
         help="seconds between full garbage collections (300; 0: CPython's own heuristic)",
     )
-    parser.add_argument("--log-level", default="info", help="uvicorn log level (info)")
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=LOG_LEVELS,
+        help="uvicorn log level: critical, error, warning, info (the default), debug, trace",
+    )
     parser.set_defaults(func=run)
 
 
@@ -70,7 +100,12 @@ def run(args: argparse.Namespace) -> int:
     from hokm.server import Settings, create_app
     from hokm.storage import database_url
 
-    settings = Settings(database_url=database_url(args.db), bot_workers=max(0, args.bot_workers))
+    url = database_url(args.db)
+    problem = check_database(url)
+    if problem is not None:
+        print(f"hokm serve: {problem}", file=sys.stderr)
+        return 2
+    settings = Settings(database_url=url, bot_workers=args.bot_workers)
     if args.allow_origin:
         settings = dataclasses.replace(
             settings, allowed_origins=(*settings.allowed_origins, *args.allow_origin)
@@ -99,6 +134,40 @@ def run(args: argparse.Namespace) -> int:
     _tune_gc()
     server.run()
     return 0
+
+
+def check_database(url: str) -> str | None:
+    """Why the server could not use the database at ``url`` (one line), or None: checked
+    before the server starts, so a wrong ``--db`` is one clear line, not a traceback from
+    the server's start-up."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from hokm.storage import SqlStorage
+
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+        driver = make_url(url).drivername
+    except ArgumentError:
+        return f"not a database URL: {url!r} (a SQLite file path, or postgresql://…)"
+    if not driver.startswith(("sqlite", "postgresql")):
+        return f"unsupported database {shown}: use a SQLite file path or postgresql://…"
+
+    async def open_and_close() -> None:
+        storage = SqlStorage(url)
+        try:
+            await storage.start()
+        finally:
+            await storage.close()
+
+    try:
+        asyncio.run(open_and_close())
+    except Exception as exc:  # any driver's own error: say it in one line
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if shown not in reason:
+            reason = f"cannot open the database {shown}: {reason}"
+        return reason
+    return None
 
 
 def _tune_gc() -> None:

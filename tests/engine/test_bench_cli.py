@@ -24,10 +24,15 @@ def test_the_engine_section_reports_each_figure(capsys: pytest.CaptureFixture[st
 
 
 def test_unknown_sections_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """On standard error, naming the one option that is wrong."""
     assert main(["bench", "nope"]) == 2
-    assert "unknown section" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "unknown section" in said.err and not said.out
     assert main(["bench", "engine", "--scale", "0"]) == 2
-    assert "--scale above 0 (not 0)" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert said.err.strip() == "hokm bench: --scale is above 0, not 0" and not said.out
+    assert main(["bench", "engine", "--repeat", "0"]) == 2
+    assert capsys.readouterr().err.strip() == "hokm bench: --repeat is at least 1, not 0"
 
 
 def test_the_analysis_section_analyses_whole_games(capsys: pytest.CaptureFixture[str]) -> None:

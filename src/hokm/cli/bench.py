@@ -15,6 +15,7 @@ import json
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -273,16 +274,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    names = args.sections or list(SECTIONS)
+    names = list(dict.fromkeys(args.sections)) or list(SECTIONS)  # each section once
     unknown = [n for n in names if n not in SECTIONS]
+    problem = None
     if unknown:
-        print(f"hokm bench: unknown section {unknown[0]!r}; sections: {', '.join(SECTIONS)}")
-        return 2
-    if args.repeat < 1 or not args.scale > 0:
-        print(
-            f"hokm bench: --repeat is at least 1 (not {args.repeat}) and --scale above 0 "
-            f"(not {args.scale:g})"
-        )
+        problem = f"unknown section {unknown[0]!r}; sections: {', '.join(SECTIONS)}"
+    elif args.repeat < 1:
+        problem = f"--repeat is at least 1, not {args.repeat}"
+    elif not args.scale > 0:
+        problem = f"--scale is above 0, not {args.scale:g}"
+    if problem is not None:
+        print(f"hokm bench: {problem}", file=sys.stderr)
         return 2
     options = BenchOptions(repeat=args.repeat, scale=args.scale)
     results: dict[str, Any] = {
@@ -296,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
         section = _load(SECTIONS[name])
         if section is None:
             if args.sections:
-                print(f"hokm bench: section {name!r} is not available yet")
+                print(f"hokm bench: section {name!r} is not available yet", file=sys.stderr)
                 return 2
             continue
         measurements = section(options)

@@ -397,7 +397,7 @@ def _judge_hand(
             f"the hakem is seat {int(game.hakem)} by the rules (RULES.md §6), "
             f"not seat {hand.hakem}",
         )
-    for number, redeal in enumerate(hand.redeals):
+    for number, redeal in enumerate(hand.redeals, start=1):  # counted from 1, as people do
         _redeal(game, index, redeal, number)
     hakem = game.hakem
     game.apply(_deal(hand, index, hakem))

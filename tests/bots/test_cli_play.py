@@ -175,7 +175,9 @@ def test_the_trump_prompt_helps_without_choosing_and_quitting_is_asked_once_more
     are understood; a lone q asks before quitting (it may have meant a queen)."""
     code, text = _run("h\n?\nr\nدل\nq\nn\nq\ny\n", seed="h2", level="easy", target=7)
     assert code == 0
-    assert "Persian names too" in text and "the bot would name" in text
+    assert "or by its Persian name: پیک، دل، خشت، گشنیز." in text and "the bot would name" in text
+    # No line begins with Persian: a terminal would show such a line right to left.
+    assert not [line for line in text.splitlines() if line[:1] and "\u0600" <= line[0] <= "\u06ff"]
     assert "these rules have no new deal" in text
     assert text.count("You name trump:") == 1 and "You name trump: ♥ hearts" in text
     assert text.count("Quit the game?") == 2 and text.rstrip().endswith("Goodbye.")
@@ -186,3 +188,28 @@ def test_the_trump_prompt_helps_without_choosing_and_quitting_is_asked_once_more
 def test_a_redeal_for_a_player_without_trump_names_that_player() -> None:
     code, text = _run("a\n" * 600, seed="nt5", level="easy", preset="classic", target=3)
     assert code == 0 and "West holds no trump: the cards are dealt again." in text
+
+
+def test_declining_a_bam_tells_the_last_trick_once_and_h_explains_the_question() -> None:
+    """At 7–0 the player is asked about bam; h explains the choices; n stops at the kot, and
+    the trick that made it 7–0 is told once (it used to be told again after the answer)."""
+    code, text = _run(
+        "a\n" * 7 + "h\nn\n" + "a\n" * 60, preset="classic", seed="b12", level="random"
+    )
+    assert code == 0 and "Go on for bam" in text, text[-2000:]
+    assert "y = go on for bam: all 13 tricks" in text
+    before, after = text.split("You stop at the kot.", 1)
+    last = [
+        line for line in before.splitlines() if "wins the trick" in line or "win the trick" in line
+    ][-1]
+    assert last not in after.split("Hand over:", 1)[0]
+    assert "Hand over: You and North win (kot), tricks 7–0, 2 points; score" in after
+
+
+def test_an_empty_seed_or_record_name_is_refused_before_the_game() -> None:
+    for options, said in (
+        ({"seed": " "}, "--seed is empty"),
+        ({"record": ""}, "--record: cannot write '' (an empty file name)"),
+    ):
+        code, text = _run("a\n" * 5, **options)
+        assert code == 2 and said in text and "Trick 1" not in text, text

@@ -55,10 +55,16 @@ HELP = (
     "Commands: a card (QH, 10h, q♥) or its number in your hand (K, J or T alone: the one you "
     "can play) · a = the bot plays for you · ? = the bot's suggestion · h = help · q = quit"
 )
+# Lines of their own, each beginning with a Latin letter: a terminal that sets a line's
+# direction by its first letter would show a line that began with Persian right to left.
 TRUMP_HELP = (
-    "Name trump by its number, letter or symbol (1/S/♠ … 4/C/♣; Persian names too: پیک دل "
-    "خشت گشنیز) · a = the bot names it for you · ? = the bot's choice, without naming it · "
-    "q = quit"
+    "Name trump by its number, letter or symbol: 1/S/♠ … 4/C/♣,",
+    "or by its Persian name: پیک، دل، خشت، گشنیز.",
+    "a = the bot names it for you · ? = the bot's choice, not naming it · q = quit",
+)
+BAM_HELP = (
+    "y = go on for bam: all 13 tricks (RULES.md §6) · n = stop at the kot · "
+    "a = as the bot says · q = quit"
 )
 WIDTH = 78  # lines are wrapped between words to fit an 80-column terminal
 #: the suits' Persian names (RULES.md §1, ``Suit.persian``), as a Persian player may type
@@ -104,9 +110,12 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
     except HokmError as exc:
         print(f"hokm play: {exc}", file=out)
         return 2
+    if args.seed is not None and not args.seed.strip():
+        print("hokm play: --seed is empty: give a seed, or leave it out for a new one", file=out)
+        return 2
     record = getattr(args, "record", None)
     if record is not None:
-        problem = _unwritable(record)
+        problem = _unwritable(record) if record.strip() else "an empty file name"
         if problem:
             print(f"hokm play: --record: cannot write {record!r} ({problem})", file=out)
             return 2
@@ -222,7 +231,8 @@ class PlaySession:
     def play_game(self) -> None:
         game = self.game
         self.say(f"Hokm — you (South) and North against East and West; bots: {self.level}.")
-        self.say(f"Rules: {self._rules_line()}   seed: {self.seed}")
+        self.say(f"Rules: {self._rules_line()}")
+        self.say(f"Seed: {self.seed}")
         self.say(HELP, wrap=True)
         self._first_hakem()
         while not game.is_over:
@@ -255,10 +265,9 @@ class PlaySession:
             self.say(f"hokm play: the record could not be saved to {path!r}: {exc.strerror}")
             return 1
         hands = len(data["hands"])
-        self.say(
-            f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}; "
-            f"`hokm analyse {path}` shows the plays that gave hands away."
-        )
+        self.say(f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}.")
+        if hands:
+            self.say(f"`hokm analyse {path}` shows the plays that gave hands away.", wrap=True)
         return 0
 
     def _rules_line(self) -> str:
@@ -325,7 +334,9 @@ class PlaySession:
                 self.say(f"{NAMES[seat]} {_verb(seat, 'stop')} at the kot.")
         elif isinstance(action, Play):
             self.say(f"  {NAMES[seat]} {_verb(seat, 'play')} {action.card.pretty}")
-        if len(game.tricks) > tricks_before or len(game.hand_results) > hands:
+        # (a bam decision ends no trick: the hand's last trick was told as it was won)
+        played = isinstance(action, Play)
+        if played and (len(game.tricks) > tricks_before or len(game.hand_results) > hands):
             trick = self._last_trick(hands)
             if trick is not None:
                 who = trick[0]
@@ -351,11 +362,14 @@ class PlaySession:
 
     def _hand_over(self) -> None:
         r = self.game.hand_results[-1]
-        who = "You and North" if r.winner_team == 0 else "East and West"
+        w = r.winner_team
+        who = "You and North" if w == 0 else "East and West"
+        # The winners' figures first, as the game-over line gives them.
         self.say(
             f"Hand over: {who} win ({r.result.replace('_', ' ')}), tricks "
-            f"{r.tricks[0]}–{r.tricks[1]}, points {r.points[0]}–{r.points[1]}; "
-            f"score {r.score[0]}–{r.score[1]}."
+            f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}; "
+            f"score {r.score[w]}–{r.score[1 - w]}.",
+            wrap=True,
         )
 
     # ------------------------------------------------------------------ the human's turn
@@ -377,8 +391,10 @@ class PlaySession:
             text = self.ask("Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣; a = bot's choice, h = help): ")
             low = text.lower()
             if low in ("h", "help"):
-                more = "; r = ask for a new deal (weak five)" if redeal else ""
-                self.say(TRUMP_HELP + more, wrap=True)
+                for line in TRUMP_HELP:
+                    self.say(line)
+                if redeal:
+                    self.say("r = ask for a new deal (weak five)")
                 continue
             if low == "?":
                 self.say(f"  the bot would {_describe(hint)}")
@@ -418,7 +434,10 @@ class PlaySession:
             if text in ("y", "yes", "n", "no", "a"):
                 go = hint if text == "a" else text.startswith("y")
                 return DecideBam(HUMAN, go)
-            self.say("  answer y or n")
+            if text in ("h", "help", "?"):
+                self.say(BAM_HELP, wrap=True)
+                continue
+            self.say("  answer y or n (h for help)")
 
     def _ask_card(self, view: SeatView) -> Action:
         self._show_table(view)

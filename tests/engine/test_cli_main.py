@@ -76,3 +76,13 @@ def test_serve_says_in_one_line_why_it_cannot_use_the_database(
         lines = err.strip().splitlines()
         assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err
         assert "secret" not in err  # the password is not shown
+
+
+def test_a_stray_argument_is_refused_with_the_commands_own_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["verify", "a.json", "b.json"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert err.startswith("usage: hokm verify") and "unrecognized arguments: b.json" in err

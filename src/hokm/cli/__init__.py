@@ -50,7 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said with the command's own usage, not the top-level one
+        command = _subparser(parser, getattr(args, "command", None)) or parser
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()
@@ -64,6 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # another pipe (a socket, a worker) broke: not the reader going away
         return 141  # as a shell reports a process ended by SIGPIPE
     return int(code or 0)
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:
+    """The parser of the command ``name`` (None if there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            sub: argparse.ArgumentParser = action.choices[name]
+            return sub
+    return None
 
 
 def _stdout_closed() -> bool:
@@ -91,12 +103,20 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+#: Persian (U+06F0…) and Arabic-Indic (U+0660…) digits, as a Persian keyboard types them
+_DIGITS = str.maketrans({chr(base + d): str(d) for base in (0x06F0, 0x0660) for d in range(10)})
+
+
 def card_letters(text: str) -> str:
-    """Cards as people type or as the commands print them (``Q♠ 10♥``) in notation letters
-    (``QS 10H``), which :meth:`hokm.engine.Card.parse` reads."""
+    """Cards as people type or as the commands print them (``Q♠ 10♥``, ``۱۰♦`` on a Persian
+    keyboard) in notation letters (``QS 10H``), which :meth:`hokm.engine.Card.parse` reads.
+
+    >>> card_letters("Q♠ ۱۰♦")
+    'QS 10D'
+    """
     for suit in Suit:
         text = text.replace(suit.symbol, suit.value)
-    return text
+    return text.translate(_DIGITS)
 
 
 def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:

@@ -147,3 +147,13 @@ def test_fuzzed_files_never_crash(content: bytes) -> None:
         path.write_bytes(content)
         code = main(["referee", "--json", str(path)])
     assert code in (0, 1, 2)
+
+
+def test_the_rules_line_names_a_preset_played_to_another_target() -> None:
+    from hokm.cli.referee import _rules_text
+    from hokm.engine import RuleSet
+
+    text = _rules_text(RuleSet.preset("classic", target_points=1))
+    assert text.startswith("preset classic with another target, target 1 point,")
+    assert _rules_text(RuleSet.preset("classic")).startswith("preset classic, target 7 points")
+    assert _rules_text(RuleSet(kot_points=5)).startswith("custom rules")

@@ -26,6 +26,7 @@ from hokm.engine.events import (
     TrumpChosen,
 )
 from hokm.engine.records import RESULT_NAMES, Verdict, referee
+from hokm.engine.rules import PRESETS
 
 __all__ = [
     "UnreadableError",
@@ -185,8 +186,14 @@ def describe(
 
 def _rules_text(rules: RuleSet) -> str:
     preset = rules.preset_name()
+    if preset is None:  # a preset played to another target (hokm play --target) says so
+        for name in PRESETS:
+            base = RuleSet.preset(name)
+            if rules.replace(target_points=base.target_points) == base:
+                preset = f"{name} with another target"
+                break
     parts = [f"preset {preset}" if preset else "custom rules"]
-    parts.append(f"target {rules.target_points} points")
+    parts.append(f"target {rules.target_points} point{'s' * (rules.target_points != 1)}")
     parts.append(f"kot {rules.kot_points}, hakem-kot {rules.hakem_kot_points}")
     parts.append(f"bam on (failed bam: {rules.failed_bam})" if rules.bam else "bam off")
     if rules.hakem_may_redeal_weak_five:

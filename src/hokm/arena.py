@@ -188,7 +188,9 @@ def bot_factory(spec: str) -> BotFactory:
     >>> bot_factory("rule:trump_policy=longest")("s").trump_policy
     'longest'
     """
-    name, _, opts = spec.partition(":")
+    name, colon, opts = spec.partition(":")
+    if colon and not opts.strip(", "):
+        raise ValueError(f"bot {spec!r}: no option after ':' (name:key=value,…, or the name alone)")
     if name not in _CLASSES:
         raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(_CLASSES)}")
     cls = _CLASSES[name]()

@@ -73,8 +73,11 @@ def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str
 
 def match_rules(args: argparse.Namespace, command: str, err: TextIO) -> RuleSet | None:
     """The rules of ``--preset``, or None after saying why the options are refused."""
-    if args.boards < 1 or (args.games is not None and args.games < 0):
-        print(f"hokm {command}: --boards must be ≥ 1 and --games ≥ 0", file=err)
+    if args.boards < 1:
+        print(f"hokm {command}: --boards must be ≥ 1, not {args.boards}", file=err)
+        return None
+    if args.games is not None and args.games < 0:
+        print(f"hokm {command}: --games must be ≥ 0, not {args.games}", file=err)
         return None
     try:
         return RuleSet.preset(args.preset) if args.preset else RuleSet()

@@ -157,3 +157,20 @@ def test_the_rules_line_names_a_preset_played_to_another_target() -> None:
     assert text.startswith("preset classic with another target, target 1 point,")
     assert _rules_text(RuleSet.preset("classic")).startswith("preset classic, target 7 points")
     assert _rules_text(RuleSet(kot_points=5)).startswith("custom rules")
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"", "the file is empty"),
+        (b"  \n", "the file is empty"),
+        (b'{"format": ' + b"9" * 5000 + b"}", "a number far too long"),
+    ],
+)
+def test_an_empty_file_or_an_endless_number_is_said_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, said: str
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(content)
+    code, _, err = run(capsys, str(path))
+    assert code == 2 and said in err and "sys.set_int_max_str_digits" not in err

@@ -123,9 +123,13 @@ def load_json(source: str | Exception) -> object:
         raise UnreadableError(_describe_exception(source))
     if len(source) > MAX_BYTES:
         raise UnreadableError(f"the file is larger than {MAX_BYTES} bytes")
+    if not source.strip():
+        raise UnreadableError("the file is empty: a record is a JSON object")
     try:
         return json.loads(source)
     except (ValueError, RecursionError) as exc:
+        if "int_max_str_digits" in str(exc) or "integer string conversion" in str(exc):
+            raise UnreadableError("not valid JSON for a record: a number far too long") from exc
         raise UnreadableError(f"not valid JSON: {_describe_exception(exc)}") from exc
 
 

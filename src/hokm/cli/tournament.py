@@ -74,23 +74,25 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
 def format_tournament(report: TournamentReport, *, preset: str | None = None) -> str:
     """The table of net points per board and the standings, as text."""
     bots = report.bots
-    width = max(8, *(len(b) for b in bots))
+    width = max(len(b) for b in bots)
+    # A cell is "+0.123±0.456" (12 characters): five bots of short names fit 80 columns.
+    column = max(width, 12) + 2
     lines = [
         f"tournament: {len(bots)} bots, {count(report.boards, 'board')} per pair, "
         f"seed {report.seed!r}, preset {preset or 'platform-a'}",
         "net points per board, row against column (± half the 95% interval):",
-        " " * (width + 2) + "".join(f"{b:>{width + 8}}" for b in bots),
+        " " * (width + 2) + "".join(f"{b:>{column}}" for b in bots),
     ]
     for i, bot in enumerate(bots):
         cells = []
         for j in range(len(bots)):
             if i == j:
-                cells.append(f"{'—':>{width + 8}}")
+                cells.append(f"{'—':>{column}}")
             else:
                 net = report.net(i, j)
                 half = (net.high - net.low) / 2
                 spread = f"±{half:.3f}" if math.isfinite(half) else "±?"
-                cells.append(f"{f'{signed(net.mean)} {spread}':>{width + 8}}")
+                cells.append(f"{f'{signed(net.mean)}{spread}':>{column}}")
         lines.append(f"{bot:<{width + 2}}" + "".join(cells))
     lines.append("standings (mean net points per board against all the others):")
     for rank, row in enumerate(report.standings(), start=1):

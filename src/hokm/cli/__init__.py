@@ -12,6 +12,7 @@ import importlib.metadata
 import os
 import select
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 
 from hokm.engine import Suit
@@ -117,6 +118,59 @@ def card_letters(text: str) -> str:
     for suit in Suit:
         text = text.replace(suit.symbol, suit.value)
     return text.translate(_DIGITS)
+
+
+def fold(text: str, width: int = 80) -> str:
+    """Lines longer than ``width`` broken after a comma, semicolon or colon where one fits
+    (between words otherwise), the rest of a line indented four spaces deeper than it: a
+    readable account fits an 80-column terminal without splitting "seat 3 wins (tricks 0–3)".
+
+    >>> print(fold("  Trick 1: " + ", ".join(f"seat {s} 10♠" for s in range(4)) + ": won", 40))
+      Trick 1: seat 0 10♠, seat 1 10♠,
+          seat 2 10♠, seat 3 10♠: won
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip())) + "    "
+        pieces = _pieces(line)
+        current = pieces[0]
+        for piece in pieces[1:]:
+            if len(current) + 1 + len(piece) <= width:
+                current += " " + piece
+            else:
+                out.append(current)
+                current = indent + piece
+        out.append(current)
+    folded: list[str] = []
+    for line in out:  # a piece still too long: between words
+        if len(line) <= width:
+            folded.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        wrapped = textwrap.wrap(
+            line,
+            width=width,
+            subsequent_indent=indent if indent.endswith("    ") else indent + "    ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        folded.extend(wrapped or [line])
+    return "\n".join(folded)
+
+
+def _pieces(line: str) -> list[str]:
+    """``line`` split after each ", ", "; " or ": " that is not inside parentheses."""
+    pieces, start, depth = [], 0, 0
+    for i, ch in enumerate(line):
+        depth += (ch == "(") - (ch == ")")
+        if ch in ",;:" and depth == 0 and line[i + 1 : i + 2] == " ":
+            pieces.append(line[start : i + 1])
+            start = i + 2
+    pieces.append(line[start:])
+    return pieces
 
 
 def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:

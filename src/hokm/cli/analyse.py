@@ -23,7 +23,7 @@ from hokm.analysis import (
     RecordBrokenError,
     analyse,
 )
-from hokm.cli import whole_number
+from hokm.cli import fold, whole_number
 from hokm.cli.referee import (
     UnreadableError,
     error_place,
@@ -162,7 +162,7 @@ def describe(
             f"{row['choices']}, {row['points_lost']} point{'s' * (row['points_lost'] != 1)}, "
             f"{row['avoidable']} avoidable"
         )
-    return "\n".join(lines)
+    return fold("\n".join(lines))
 
 
 def _hand_text(hand: HandAnalysis, every: bool, seat: Callable[[int], str]) -> list[str]:

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from hokm.cli import fold
 from hokm.engine import Card, Game, HokmError, RuleSet, Seat
 from hokm.engine.events import (
     BamDecided,
@@ -175,7 +176,7 @@ def describe(
             table = ", ".join(_seat_card(s, c) for s, c in game.current_trick)
             lines.append(f"  On the table: {table}.")
         lines.append(_error_text(report["error"]))
-        return "\n".join(lines)
+        return fold("\n".join(lines))
     assert game is not None
     if game.hand_number < len(report["hands"]):
         lines.extend(_in_progress_text(game))
@@ -185,7 +186,7 @@ def describe(
     else:
         lines.append(f"Score {a}–{b} (team 0–team 1); the game is not over.")
     lines.append("The record is valid.")
-    return "\n".join(lines)
+    return fold("\n".join(lines))
 
 
 def _rules_text(rules: RuleSet) -> str:

@@ -86,3 +86,15 @@ def test_a_stray_argument_is_refused_with_the_commands_own_usage(
     err = capsys.readouterr().err
     assert done.value.code == 2
     assert err.startswith("usage: hokm verify") and "unrecognized arguments: b.json" in err
+
+
+def test_an_ascii_terminal_gets_question_marks_not_a_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hokm", "verify", "--seed", "x", "--hakem", "0"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    assert b"?" in proc.stdout  # the suit symbols, replaced

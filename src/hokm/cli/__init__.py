@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import io
 import os
 import select
 import sys
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerate_narrow_encodings()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said with the command's own usage, not the top-level one
@@ -68,6 +70,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise  # another pipe (a socket, a worker) broke: not the reader going away
         return 141  # as a shell reports a process ended by SIGPIPE
     return int(code or 0)
+
+
+def _tolerate_narrow_encodings() -> None:
+    """A terminal that cannot show ♠ or Persian (an ASCII or Latin-1 locale) gets '?' for
+    them instead of a traceback in the middle of the output."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:

@@ -15,7 +15,7 @@ import string
 import sys
 from typing import Any
 
-from hokm.cli import card_letters, count
+from hokm.cli import card_letters, count, fold
 from hokm.cli.referee import UnreadableError, load_json, read_text
 from hokm.engine import Card, Deal, HokmError, Seat, seed_commitment, sort_hand
 from hokm.engine.records import DealCheck, check_deal, verify_record
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             for seat, hand in enumerate(deal.hands):
                 shown = " ".join(c.pretty for c in sort_hand(hand))
                 print(f"seat {seat}{' (hakem)' if seat == args.hakem else ''}: {shown}")
-        print(_check_text(check))
+        print(fold(_check_text(check)))
     return EXIT_OK if check.ok else EXIT_MISMATCH
 
 
@@ -121,12 +121,12 @@ def _run_record(name: str, *, as_json: bool) -> int:
         print(json.dumps({"ok": ok, "checks": [c.to_dict() for c in checks]}, ensure_ascii=False))
     else:
         for check in checks:
-            print(_check_text(check))
+            print(fold(_check_text(check)))
         if not checks:
             print(f"{name}: no hand carries a seed: nothing to verify.")
         else:
             verdict = "every seeded deal matches" if ok else "SOME DEALS DO NOT MATCH"
-            print(f"{name}: {count(len(checks), 'seeded deal')} checked: {verdict}.")
+            print(fold(f"{name}: {count(len(checks), 'seeded deal')} checked: {verdict}."))
     return EXIT_OK if ok else EXIT_MISMATCH
 
 

@@ -64,6 +64,11 @@ def test_the_command_prints_the_table_and_standings_or_json() -> None:
     data = json.loads(out.getvalue())
     assert data["bots"] == ["random", "naive", "rule"] and data["boards_per_match"] == 12
     assert [m["boards"] for m in data["matches"]] == [12, 12, 12]
+    assert data["clock"] == "wall"
+    out = io.StringIO()  # --cpu-time as in the arena
+    cpu = [*args[:3], "--boards", "2", "--games", "0", "--json", "--quiet", "--cpu-time"]
+    assert command.run(_parse(cpu), out=out, err=io.StringIO()) == 0
+    assert json.loads(out.getvalue())["clock"] == "cpu"
 
     # One board: no interval yet, which strict JSON says as null (it has no Infinity).
     out = io.StringIO()

@@ -45,17 +45,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument("a", help="first bot (the figures are from its side)")
     parser.add_argument("b", help="second bot")
     add_match_options(parser, boards="duplicate boards (default 200)", seed="arena")
-    parser.add_argument(
-        "--cpu-time",
-        action="store_true",
-        help="time decisions by the process's CPU time (default: wall clock)",
-    )
     parser.set_defaults(func=run)
 
 
 def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str) -> None:
     """The options ``hokm arena`` and ``hokm tournament`` share."""
     parser.add_argument("--boards", type=int, default=200, help=boards)
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time decisions by the process's CPU time (default: wall clock)",
+    )
     parser.add_argument("--seed", default=seed, help=f"seed of the deals (default {seed!r})")
     parser.add_argument(
         "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"

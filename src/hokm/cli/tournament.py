@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from typing import Any, TextIO
 
 from hokm.arena import TournamentReport, run_tournament
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
             rules=rules,
             games=args.games,
             progress=progress,
+            clock=time.process_time if args.cpu_time else time.perf_counter,
         )
     except ValueError as exc:
         shown.end()
@@ -65,7 +67,9 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         return 2
     shown.end()
     if args.json:
-        print_json(report.to_dict(), args, shown, out)
+        print_json(
+            {**report.to_dict(), "clock": "cpu" if args.cpu_time else "wall"}, args, shown, out
+        )
     else:
         print(format_tournament(report, preset=args.preset), file=out)
     return 0

@@ -310,7 +310,9 @@ def say_outcome(
     else:
         print(text, flush=True)
     if failed and (json_lines or not sys.stdout.isatty()):
-        print(f"hokm {command}: {name}: {report['error']['reason']}", file=sys.stderr)
+        place = error_place(report["error"])  # where, as the account says it
+        where = f" at {place}" if place else ""
+        print(f"hokm {command}: {name}{where}: {report['error']['reason']}", file=sys.stderr)
 
 
 def _error_text(error: dict[str, Any]) -> str:

@@ -67,8 +67,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=whole_number("a kot budget", 100, 1_000_000),
         default=KOT_NODES,
         metavar="N",
-        help=f"search budget per kot question ({KOT_NODES}); more settles more early kots, "
-        "slower (20000: about twice the time)",
+        help=f"search budget per kot question, 100 to 1000000 ({KOT_NODES}); more settles "
+        "more early kots, slower (20000: about twice the time)",
     )
     parser.set_defaults(func=run)
 

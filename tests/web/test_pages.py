@@ -50,16 +50,34 @@ def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
     page.wait_for_selector('.home[data-ready="1"]')
     page.fill("#name", "Mina")
     for typed, said in (
-        ("ab", "شش حرف و رقم"),
+        ("ab", "این کد اتاق نیست"),
         ("KKKKKK", "اتاقی با این کد پیدا نشد."),
         ("https://hokm.example/r/kkk-kkk", "اتاقی با این کد پیدا نشد."),  # a pasted link
+        ("http://hokm.example/#/room/KKKKKK", "اتاقی با این کد پیدا نشد."),  # the address bar
+        ("ZZZZZZ", "این کد اتاق نیست"),
     ):
         page.fill("#code", typed)
         page.click("#join")
         page.locator(".toast.error", has_text=said).wait_for()
+        assert page.locator(".toast.error").count() == 1  # the last try's answer only
         assert page.input_value("#code") == typed
         assert page.evaluate("location.hash") in ("", "#/")
-        page.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
+
+
+def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[..., Page]) -> None:
+    """«Maximilian_» in a right-to-left sentence kept its underscore at the wrong end and
+    moved the sentence's brackets: names with Latin letters are bidi-isolated in Persian
+    (not in English, nor Persian names)."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    said = page.evaluate(
+        """import('/js/i18n.js').then((m) => [
+            m.t('trick_won_by', {name: 'Maximilian_'}), m.t('trick_won_by', {name: 'مریم'}),
+            m.t('trick_won_by', {name: 7})])"""
+    )
+    assert said[0] == "\u2068Maximilian_\u2069 این دست را برد"
+    assert said[1] == "مریم این دست را برد" and said[2] == "۷ این دست را برد"
 
 
 def test_the_pages_code_pattern_is_the_servers_alphabet() -> None:

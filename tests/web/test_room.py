@@ -288,7 +288,8 @@ def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
     assert leila.get_attribute("#chat-log", "aria-live") is None
     assert leila.locator("#chat-log li:has-text('سلام') .mute-btn").count() == 0
     button = leila.locator("#chat-log li:has-text('پیام اول امید') .mute-btn")
-    assert button.get_attribute("aria-label") == "پنهان کردن پیام‌های Omid"
+    # (a Latin name in a Persian sentence is set apart by bidi isolates, U+2068 … U+2069)
+    assert button.get_attribute("aria-label") == "پنهان کردن پیام‌های \u2068Omid\u2069"
     shot(leila, "phone-chat-mute-button")
     button.click()
     leila.wait_for_selector("#chat-muted")
@@ -326,7 +327,7 @@ def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
     leila.wait_for_function("window.hokmStore.mySeat === null")
     omid.click('.seat-card[data-seat="0"] button.sit')
     omid.wait_for_function("window.hokmStore.mySeat === 0")
-    omid.wait_for_selector("#unseated:has-text('Leila (صاحب اتاق)')")
+    omid.wait_for_selector("#unseated:has-text('Leila\u2069 (صاحب اتاق)')")
     leila.wait_for_selector("#seats-full:has-text('صاحب اتاق')")
     assert leila.locator("#start").is_enabled()
     shot(leila, "phone-lobby-owner-without-seat")

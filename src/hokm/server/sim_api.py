@@ -272,6 +272,15 @@ def bot_action(data: Mapping[str, Any]) -> dict[str, Any]:
     return {"action": choose_bot_action(bot_turn(data)).to_dict()}
 
 
+def _fa_decimal(value: float) -> str:
+    """A score in Persian digits with the Persian decimal separator, as the page's bars show it.
+
+    >>> _fa_decimal(4.78)
+    '۴٫۷۸'
+    """
+    return persian_digits(f"{value:.2f}").replace(".", "\u066b")
+
+
 def advise(cards: object) -> dict[str, Any]:
     """The trump a strong hakem would name with these five cards, with the scores and why."""
     hand = _cards(cards, "cards")
@@ -309,8 +318,8 @@ def advise(cards: object) -> dict[str, Any]:
     fa = (
         f"{best.persian}: {persian_digits(len(held))} برگ"
         + (f" ({'، '.join(card_fa(c) for c in honours)})" if honours else "")
-        + f"؛ {why_fa}. امتیاز {persian_digits(f'{scores[best]:.2f}')} در برابر"
-        f" {persian_digits(f'{scores[second]:.2f}')} برای {second.persian}."
+        + f"؛ {why_fa}. امتیاز {_fa_decimal(scores[best])} در برابر"
+        f" {_fa_decimal(scores[second])} برای {second.persian}."
     )
     return {
         "suit": best.value,

@@ -216,8 +216,8 @@ const STRINGS = {
     you_timeout_bam: "وقت شما تمام شد؛ ربات به جای شما دربارهٔ بام تصمیم می‌گیرد.",
     player_back: "{name} برگشت.",
     game_paused: "بازی متوقف است: هیچ بازیکنی وصل نیست.",
-    grace_warning: "اگر {name} تا {n} ثانیه برنگردد، بازی لغو می‌شود.",
-    grace_warning_at: "اگر {name} برنگردد، بازی لغو می‌شود در",
+    grace_warning: "{name} هنوز برنگشته است: اگر برنگردد، بازی لغو می‌شود (شمارش در بالای میز).",
+    grace_warning_at: "اگر {name} برنگردد، بازی تا {n} ثانیهٔ دیگر لغو می‌شود.",
     seconds: "ثانیه",
     choose_hakem: "حاکم را انتخاب کنید",
     waiting_owner_hakem: "صاحب اتاق حاکم را انتخاب می‌کند…",
@@ -340,7 +340,7 @@ const STRINGS = {
     loading: "در حال بارگذاری…",
     not_found: "این صفحه پیدا نشد.",
     room_not_found: "اتاقی با این کد پیدا نشد.",
-    code_malformed: "کد اتاق شش حرف و رقم لاتین است، مانند K7QX4M.",
+    code_malformed: "این کد اتاق نیست: کد اتاق شش نویسه است، مانند K7QX4M (بدون O، I، L، Z، S، B، U و V و رقم‌های ۰، ۱، ۲، ۵، ۸).",
     // suits and ranks
     suit_S: "پیک",
     suit_H: "دل",
@@ -565,8 +565,8 @@ const STRINGS = {
     you_timeout_bam: "Time is up: the bot decides on bam for you.",
     player_back: "{name} is back.",
     game_paused: "Game paused: no player is connected.",
-    grace_warning: "The game is cancelled unless {name} returns within {n} s.",
-    grace_warning_at: "Unless {name} returns, the game is cancelled in",
+    grace_warning: "{name} has not come back: unless they return, the game is cancelled (countdown above the table).",
+    grace_warning_at: "Unless {name} returns, the game is cancelled in {n} s.",
     seconds: "s",
     choose_hakem: "Choose the hakem",
     waiting_owner_hakem: "The room owner is choosing the hakem…",
@@ -686,7 +686,7 @@ const STRINGS = {
     loading: "Loading…",
     not_found: "Page not found.",
     room_not_found: "No room with this code.",
-    code_malformed: "A room code is six letters and digits, like K7QX4M.",
+    code_malformed: "This is not a room code: a code is six characters like K7QX4M (no O, I, L, Z, S, B, U or V, and no 0, 1, 2, 5 or 8).",
     suit_S: "spades",
     suit_H: "hearts",
     suit_D: "diamonds",
@@ -755,12 +755,19 @@ export function roomCode(text) {
   return latinDigits(text).replace(/[\s_-]+/g, "").toUpperCase();
 }
 
+// In a right-to-left sentence a Latin name ("Maximilian_", "Ali (2)") is set apart (first
+// strong isolate … pop directional isolate), so its own punctuation stays with it and the
+// sentence's brackets and commas stay where the sentence puts them.
+const LATIN = /[A-Za-z]/;
+const ISOLATE = (text) => `\u2068${text}\u2069`;
+
 /** Translate ``key``, filling {placeholders}; numbers are shown in the active digits. */
 export function t(key, params = {}) {
   const table = STRINGS[current];
   let text = table[key] ?? STRINGS.en[key] ?? key;
   for (const [name, value] of Object.entries(params)) {
-    const shown = typeof value === "number" ? num(value) : String(value);
+    let shown = typeof value === "number" ? num(value) : String(value);
+    if (current === "fa" && typeof value === "string" && LATIN.test(shown)) shown = ISOLATE(shown);
     text = text.split(`{${name}}`).join(shown);
   }
   return text;

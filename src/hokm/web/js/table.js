@@ -104,7 +104,7 @@ function hud(ctx) {
       "div.hud-item.hand-no",
       {},
       h("span.label", {}, t("hand_n", { n: (last ? last.hand : game.hand_number ?? 0) + 1 })),
-      h("span.val.small", {}, hakem !== null && hakem !== undefined ? [crown(t("hakem")), " ", store.seatName(hakem)] : "–"),
+      h("span.val.small", {}, hakem !== null && hakem !== undefined ? [crown(t("hakem")), " ", h("span.name", { dir: "auto" }, store.seatName(hakem))] : "–"),
     ),
   );
 }
@@ -163,7 +163,8 @@ function awayBanner(ctx) {
       const at = g.cancel_at ?? g.deadline;
       const ms = at < 1e11 ? at * 1000 : at;
       const name = typeof g.seat === "number" ? store.seatName(g.seat) : "";
-      return h("div.grace", {}, t("grace_warning_at", { name }), " ", h("b", { dataset: { deadline: ms } }, ""), " ", t("seconds"));
+      const [before, after] = t("grace_warning_at", { name, n: "\u0000" }).split("\u0000");
+      return h("div.grace", {}, before, h("b", { dataset: { deadline: ms } }, ""), after);
     }),
   );
 }
@@ -186,7 +187,7 @@ function seatBox(ctx, seat, pos) {
       {},
       isHakem ? crown(t("hakem")) : null,
       info.kind === "bot" ? robot(t("bot")) : null,
-      h("span.name", {}, store.seatName(seat)),
+      h("span.name", { dir: "auto" }, store.seatName(seat)),
     ),
     // Under the name, not beside it: a long name is cut short, the badge must not be.
     away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " ", robot(t("bot"))) : null,

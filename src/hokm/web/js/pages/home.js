@@ -77,12 +77,14 @@ export async function render(main) {
   // A code is checked here, so a typo is said beside the field that keeps it, not on a page
   // of its own.
   const badCode = (key) => {
+    clearErrors(); // only the answer to this try is true
     toast(t(key), "error");
     document.getElementById("code")?.focus();
   };
   const join = guarded(async () => {
-    // A pasted share link (…/r/K7QX4M) names its room too.
-    const code = roomCode(state.code.replace(/^.*\/r\//, ""));
+    // A pasted link names its room too: …/r/K7QX4M, …/#/room/K7QX4M, …?room=K7QX4M.
+    const link = state.code.trim().match(/(?:\/r\/|#\/room\/|[?&]room=)([^/?#&]+)\/?$/);
+    const code = roomCode(link ? decodeURIComponent(link[1]) : state.code);
     if (!code) {
       document.getElementById("code")?.focus();
       return;

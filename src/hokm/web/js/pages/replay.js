@@ -255,9 +255,14 @@ export async function render(main, [gameId, analysisRoute]) {
                     h(
                       `button${i === s.hand ? ".primary" : ""}`,
                       { type: "button", "aria-pressed": i === s.hand ? "true" : "false", onclick: () => { s.hand = i; s.trick = 0; draw(); } },
-                      t("hand_n", { n: i + 1 }),
-                      s.hands[i]?.result ? `: ${handOutcome(s.hands[i].result)}` : "",
-                      mistakeCount(handAnalysis(i)),
+                      // one flex item: the button's gap would open a space before the comma
+                      h(
+                        "span",
+                        {},
+                        t("hand_n", { n: i + 1 }),
+                        s.hands[i]?.result ? `: ${handOutcome(s.hands[i].result)}` : "",
+                        mistakeCount(handAnalysis(i)),
+                      ),
                     ),
                   ),
                 ),

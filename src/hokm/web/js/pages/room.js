@@ -144,6 +144,13 @@ export async function render(main, [rawCode]) {
     }
     const game = store.game;
     const status = store.table.status;
+    // Your turn: a "not your turn" said just before it is out of date.
+    const myTurn = store.legal("play").length > 0;
+    if (myTurn && !ui.myTurn) {
+      const stale = t("not_your_turn_now");
+      for (const el of document.querySelectorAll("#toasts .toast.error")) if (el.textContent === stale) el.remove();
+    }
+    ui.myTurn = myTurn;
     const atTable = game && status !== "lobby" && status !== "closed";
     if (atTable && Number.isInteger(store.mySeat)) rememberRoom(code);
     // From the lobby (perhaps scrolled down to the options) to the table: show its top.
@@ -285,11 +292,8 @@ export async function render(main, [rawCode]) {
     else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
     else if (ev.kind === "game_closed") toast(t(store.isOwner ? "game_closed_you" : "game_closed"));
     else if (ev.kind === "game_started" && ev.game > 1 && !store.isOwner) toast(t("new_game_started"));
-    else if (ev.kind === "grace_warning") {
-      const at = ev.cancel_at ?? ev.deadline ?? 0;
-      const left = Math.max(0, Math.round(((at < 1e11 ? at * 1000 : at) - conn.serverNow()) / 1000));
-      toast(t("grace_warning", { name, n: left }), "error");
-    }
+    // (the countdown is the banner's, above the table: a toast's number would stand still)
+    else if (ev.kind === "grace_warning") toast(t("grace_warning", { name }), "error");
   }
 
   function onMessage(raw) {

@@ -565,3 +565,27 @@ def test_the_home_page_offers_a_game_in_progress_to_its_player_and_no_401s(
     other.wait_for_selector('.home[data-ready="1"]')
     assert code in other.inner_text("#room-game")
     assert other.evaluate("localStorage.getItem('hokm.room')") is None
+
+
+def test_players_away_are_said_in_one_line(new_page: Callable[..., Page]) -> None:
+    """Two of three people close their pages during a game: the one left is told in one line
+    who is away and that bots play for them (a line each pushed the hand below the fold on a
+    narrow phone)."""
+    pages = [new_page(viewport=PHONE) for _ in range(3)]
+    code = create_room(pages[0], "Ali")
+    for seat, (page, name) in enumerate(zip(pages[1:], ("Bita", "Cyrus"), strict=True), start=1):
+        join_room(page, name, code)
+        sit(page, seat)
+    pages[0].click("#add-bot-3")
+    pages[0].wait_for_function("window.hokmStore.table.seats[3].kind === 'bot'")
+    pages[0].click("#start")
+    pages[0].wait_for_selector(".table-view")
+    pages[1].close()
+    pages[2].close()
+    pages[0].wait_for_function(
+        "document.querySelector('#away')?.innerText.includes('Cyrus')"
+        " && document.querySelector('#away').innerText.includes('Bita')"
+    )
+    lines = pages[0].locator("#away > div").all_inner_texts()
+    assert len(lines) == 1 and "قطع شده‌اند" in lines[0] and "ربات‌ها" in lines[0], lines
+    shot(pages[0], "phone-two-away")

@@ -143,22 +143,32 @@ function awayBanner(ctx) {
   const away = store.table.seats.filter((s) => s.kind === "human" && (s.away || s.connected === false));
   const grace = (store.table.grace || []).filter((g) => g.cancel_at || g.deadline);
   if (!away.length && !grace.length) return null;
+  // Others away are said in one line however many they are (a line each pushed the hand
+  // below the fold on a phone); the player themself gets the way back.
+  const others = away.filter((s) => s.seat !== store.mySeat);
+  const gone = others.filter((s) => s.connected === false);
+  const idle = others.filter((s) => s.connected !== false);
+  const line = (list, one, many) =>
+    list.length === 1
+      ? h("div", {}, t(one, { name: list[0].name }), " ", t("bot_plays_for", { name: list[0].name }), ".")
+      : list.length > 1
+        ? h("div", {}, t(many, { names: list.map((s) => s.name).join(t("list_sep")) }))
+        : null;
   return h(
     "div.banner.info#away",
     { role: "status" },
-    away.map((s) =>
-      s.seat === store.mySeat
-        ? // Told to the player themself, with the way back: a bot plays every move meanwhile.
-          h(
-            "div#self-away",
-            {},
-            t("you_idle"),
-            " ",
-            h("button.primary#back-btn", { type: "button", onclick: () => ctx.command("back") }, t("i_am_back")),
-          )
-        : // Connected but timed out twice: not "disconnected", just not playing.
-          h("div", {}, t(s.connected === false ? "player_away" : "player_idle", { name: s.name }), " ", t("bot_plays_for", { name: s.name })),
-    ),
+    line(gone, "player_away", "players_away"),
+    line(idle, "player_idle", "players_idle"),
+    // Told to the player themself, with the way back: a bot plays every move meanwhile.
+    away.some((s) => s.seat === store.mySeat)
+      ? h(
+          "div#self-away",
+          {},
+          t("you_idle"),
+          " ",
+          h("button.primary#back-btn", { type: "button", onclick: () => ctx.command("back") }, t("i_am_back")),
+        )
+      : null,
     grace.map((g) => {
       const at = g.cancel_at ?? g.deadline;
       const ms = at < 1e11 ? at * 1000 : at;

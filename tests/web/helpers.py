@@ -78,3 +78,13 @@ def take_turn(page: Page, *, stop_at_result: bool = False) -> str | None:
         page.click(f'.hand .card.legal[data-card="{what}"]')
         page.wait_for_selector(f'.hand .card[data-card="{what}"]', state="detached")
     return str(what) if what is not None else None
+
+
+def take_turns_until(page: Page, selector: str, *, limit: int = 200) -> None:
+    """Take this page's turns until ``selector`` is on the page (e.g. a playable card)."""
+    for _ in range(limit):
+        page.wait_for_selector(DECISION, state="attached")
+        if page.locator(selector).count():
+            return
+        take_turn(page)
+    raise AssertionError(f"{selector} never came")

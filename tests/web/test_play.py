@@ -16,6 +16,7 @@ from tests.web.helpers import (
     start_practice,
     store,
     take_turn,
+    take_turns_until,
     trump_taken,
 )
 
@@ -366,11 +367,7 @@ def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page])
     plays on; a new decision has no mark until asked again."""
     page = new_page(viewport=PHONE)
     start_practice(page, "Kaveh", target=3)
-    for _ in range(200):
-        page.wait_for_selector(DECISION, state="attached")
-        if page.locator("#hint").count():
-            break
-        take_turn(page)
+    take_turns_until(page, "#hint")
     assert "امتیاز" in (page.get_attribute("#hint", "title") or "")  # told before asking
     page.click("#hint")
     page.wait_for_selector(".hinted")
@@ -499,11 +496,7 @@ def test_a_double_click_plays_one_card_quietly_and_a_lost_network_is_said_at_onc
     socket may take a long while to notice), and stops saying it when the network is back."""
     page = new_page(viewport=PHONE)
     start_practice(page, "Nika", target=3)
-    for _ in range(60):
-        page.wait_for_selector(DECISION, state="attached")
-        if page.locator(".hand .card.legal").count():
-            break
-        take_turn(page)
+    take_turns_until(page, ".hand .card.legal")
     card = str(page.locator(".hand .card.legal").first.get_attribute("data-card"))
     page.dblclick(f'.hand .card[data-card="{card}"]')
     page.wait_for_function(f"!window.hokmStore.game.hand.includes('{card}')")

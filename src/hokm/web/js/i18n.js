@@ -342,7 +342,7 @@ const STRINGS = {
     loading: "در حال بارگذاری…",
     not_found: "این صفحه پیدا نشد.",
     room_not_found: "اتاقی با این کد پیدا نشد.",
-    code_malformed: "این کد اتاق نیست: کد اتاق شش نویسه است، مانند K7QX4M (بدون O، I، L، Z، S، B، U و V و رقم‌های ۰، ۱، ۲، ۵، ۸).",
+    code_malformed: "این کد اتاق نیست: کد اتاق شش حرف و رقم است، مانند \u2068K7QX4M\u2069، همان‌طور که صاحب اتاق فرستاده است.",
     // suits and ranks
     suit_S: "پیک",
     suit_H: "دل",
@@ -690,7 +690,7 @@ const STRINGS = {
     loading: "Loading…",
     not_found: "Page not found.",
     room_not_found: "No room with this code.",
-    code_malformed: "This is not a room code: a code is six characters like K7QX4M (no O, I, L, Z, S, B, U or V, and no 0, 1, 2, 5 or 8).",
+    code_malformed: "This is not a room code: a code is six letters and digits like K7QX4M, as the room's owner sent it.",
     suit_S: "spades",
     suit_H: "hearts",
     suit_D: "diamonds",

@@ -35,6 +35,7 @@ export async function render(main) {
     busy: false,
     name: savedName(),
     code: "",
+    codeError: "", // why the code typed was refused (said under the field)
     user: "",
     target: 3,
     level: null,
@@ -74,11 +75,11 @@ export async function render(main) {
     location.hash = `#/room/${data.code}`;
   });
 
-  // A code is checked here, so a typo is said beside the field that keeps it, not on a page
-  // of its own.
+  // A code is checked here, so a typo is said under the field that keeps it (not on a page
+  // of its own, nor in a note that would cover the field on a phone).
   const badCode = (key) => {
-    clearErrors(); // only the answer to this try is true
-    toast(t(key), "error");
+    state.codeError = t(key);
+    draw();
     document.getElementById("code")?.focus();
   };
   const join = guarded(async () => {
@@ -415,12 +416,19 @@ export async function render(main) {
               placeholder: t("code_placeholder"),
               dir: "ltr",
               value: state.code,
+              "aria-invalid": state.codeError ? "true" : "false",
+              "aria-describedby": state.codeError ? "code-error" : undefined,
               oninput: (e) => {
                 state.code = e.target.value;
+                if (state.codeError) {
+                  state.codeError = ""; // said about what was typed before
+                  draw();
+                }
               },
             }),
             h("button#join", { type: "submit" }, t("join_room")),
           ),
+          state.codeError ? h("p.field-error#code-error", { role: "alert" }, state.codeError) : null,
         ),
         h(
           "form.panel",

@@ -16,7 +16,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 
-from hokm.engine import Suit
+from hokm.engine import Suit, latin_digits
 
 __all__ = ["COMMANDS", "main"]
 
@@ -115,10 +115,6 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-#: Persian (U+06F0…) and Arabic-Indic (U+0660…) digits, as a Persian keyboard types them
-_DIGITS = str.maketrans({chr(base + d): str(d) for base in (0x06F0, 0x0660) for d in range(10)})
-
-
 def card_letters(text: str) -> str:
     """Cards as people type or as the commands print them (``Q♠ 10♥``, ``۱۰♦`` on a Persian
     keyboard) in notation letters (``QS 10H``), which :meth:`hokm.engine.Card.parse` reads.
@@ -128,7 +124,7 @@ def card_letters(text: str) -> str:
     """
     for suit in Suit:
         text = text.replace(suit.symbol, suit.value)
-    return text.translate(_DIGITS)
+    return latin_digits(text)
 
 
 def fold(text: str, width: int = 80) -> str:

@@ -17,6 +17,8 @@ from typing import Any
 from hokm.cli import whole_number
 from hokm.table import TableConfig
 
+__all__ = ["check_database", "register", "run"]
+
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
@@ -33,9 +35,6 @@ def seconds(what: str) -> Any:
         return value
 
     return parse
-
-
-__all__ = ["register", "run"]
 
 
 def register(subparsers: Any) -> None:
@@ -146,11 +145,11 @@ def check_database(url: str) -> str | None:
     from hokm.storage import SqlStorage
 
     try:
-        shown = make_url(url).render_as_string(hide_password=True)
-        driver = make_url(url).drivername
+        parsed = make_url(url)
     except ArgumentError:
         return f"not a database URL: {url!r} (a SQLite file path, or postgresql://…)"
-    if not driver.startswith(("sqlite", "postgresql")):
+    shown = parsed.render_as_string(hide_password=True)
+    if not parsed.drivername.startswith(("sqlite", "postgresql")):
         return f"unsupported database {shown}: use a SQLite file path or postgresql://…"
 
     async def open_and_close() -> None:

@@ -255,6 +255,21 @@ def persian_digits(value: object) -> str:
     return str(value).translate(_PERSIAN_DIGITS)
 
 
+#: Persian (U+06F0…) and Arabic-Indic (U+0660…) digits, as a Persian keyboard types them
+_LATIN_DIGITS = str.maketrans(
+    {chr(base + d): str(d) for base in (0x06F0, 0x0660) for d in range(10)}
+)
+
+
+def latin_digits(text: str) -> str:
+    """``text`` with Persian and Arabic-Indic digits made ASCII (what people type, read).
+
+    >>> latin_digits("۱۰♦ ٣")
+    '10♦ 3'
+    """
+    return text.translate(_LATIN_DIGITS)
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
 

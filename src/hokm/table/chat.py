@@ -29,6 +29,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from hokm.engine import latin_digits
+
 __all__ = [
     "EMOJI",
     "MAX_CHAT_CHARS",
@@ -133,12 +135,11 @@ def phrase_text(phrase_id: str) -> tuple[str, str] | None:
 
 # ---------------------------------------------------------------------------------- detection
 
-_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), " ")
 
 
 def _normalize(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).translate(_DIGITS).translate(_ZERO_WIDTH)
+    text = latin_digits(unicodedata.normalize("NFKC", text)).translate(_ZERO_WIDTH)
     return text.casefold()
 
 

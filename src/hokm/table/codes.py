@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 
+from hokm.engine import latin_digits
+
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "is_code", "new_code", "normalize_code"]
 
 CODE_ALPHABET = "34679ACDEFGHJKMNPQRTWXY"
@@ -28,13 +30,9 @@ def new_code(rng: random.Random, *, length: int = CODE_LENGTH) -> str:
     return "".join(rng.choice(CODE_ALPHABET) for _ in range(length))
 
 
-#: Persian (U+06F0…) and Arabic-Indic (U+0660…) digits, as a Persian keyboard types them
-_DIGITS = str.maketrans({chr(base + d): str(d) for base in (0x06F0, 0x0660) for d in range(10)})
-
-
 def normalize_code(text: str) -> str:
     """What a person typed, upper-cased, digits made ASCII, without spaces and dashes."""
-    return "".join(ch for ch in text.translate(_DIGITS).upper() if ch not in " -_\t")
+    return "".join(ch for ch in latin_digits(text).upper() if ch not in " -_\t")
 
 
 def is_code(text: str) -> bool:

@@ -181,8 +181,8 @@ class Table:
         nothing is due. While paused only the grace periods of a game of two or more people
         count. A bot turn already handed out counts from its re-issue time."""
         if self.is_paused:
-            graces = [d.at for k, d in self.deadlines.items() if k.startswith("grace_")]
-            return min(graces) if graces and self._graces_run_paused else None
+            graces = [d.at for k, d in self.deadlines.items() if self._runs_paused(k)]
+            return min(graces) if graces else None
         if not self.deadlines:
             return None
         times = [d.at for k, d in self.deadlines.items() if k != "bot"]
@@ -195,11 +195,11 @@ class Table:
                 times.append(bot.at)
         return min(times) if times else None
 
-    @property
-    def _graces_run_paused(self) -> bool:
-        """A game of two or more people that everyone has left is paused, but its grace
-        periods run on: it is cancelled as if one of them had stayed, and not kept for ever."""
-        return len(self.players_in_game()) >= 2
+    def _runs_paused(self, key: str) -> bool:
+        """Whether the deadline ``key`` runs while the table is paused: only a grace period,
+        in a game of two or more people (everyone left it: it is cancelled as if one of them
+        had stayed, and not kept for ever)."""
+        return key.startswith("grace_") and len(self.players_in_game()) >= 2
 
     @property
     def _reclaim_seconds(self) -> float:
@@ -285,12 +285,10 @@ class Table:
         of two or more people)."""
         self._out = Outcome()
         for _ in range(64):
-            if self.is_paused and not self._graces_run_paused:
-                break
             due = [(d.at, key) for key, d in self.deadlines.items() if d.at <= now]
             due = [(at, key) for at, key in due if key not in ("bot", "deal")]
             if self.is_paused:
-                due = [(at, key) for at, key in due if key.startswith("grace_")]
+                due = [(at, key) for at, key in due if self._runs_paused(key)]
             if not due:
                 break
             _, key = min(due)
@@ -542,13 +540,12 @@ class Table:
         paused_at = data["paused_at"]
         shift = 0.0 if paused_at is None else max(0.0, now - float(paused_at))
         grace = config.restore_grace
-        # The grace periods of a game of several people ran on while it was paused.
-        ran = paused_at is not None and table._graces_run_paused
         saved = [(Deadline.from_dict(raw), key) for key, raw in data["deadlines"].items()]
         floor = now + grace
         # In the order they were due, so deadlines lifted to the floor keep it (who left first).
         for d, key in sorted(saved, key=lambda item: (item[0].at, item[1])):
-            moved = 0.0 if ran and key.startswith("grace_") else shift
+            # (the grace periods of a game everyone left ran on while it was paused)
+            moved = 0.0 if paused_at is not None and table._runs_paused(key) else shift
             # Bots and deals simply go on when resumed; people get a grace after a restart.
             if d.kind in ("bot", "deal") or d.at + moved > floor:
                 at = d.at + moved
@@ -913,11 +910,8 @@ class Table:
         assert self.paused_at is not None
         shift = now - self.paused_at
         self.paused_at = None
-        ran = self._graces_run_paused  # these grace periods did not stop
-        self.deadlines = {
-            k: d
-            if ran and k.startswith("grace_")
-            else Deadline(d.kind, d.at + shift, d.seat, d.player)
+        self.deadlines = {  # those that ran on while paused are where they were
+            k: d if self._runs_paused(k) else Deadline(d.kind, d.at + shift, d.seat, d.player)
             for k, d in self.deadlines.items()
         }
         if self.turn_clock is not None:

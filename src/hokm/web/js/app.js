@@ -1,5 +1,5 @@
 // The single-page client: a hash router, the top bar, language and deck settings.
-import { clearErrorToasts, h, mount } from "./dom.js";
+import { clearErrors, h, mount } from "./dom.js";
 import { initLang, lang, setLang, t } from "./i18n.js";
 
 const ROUTES = [
@@ -102,7 +102,7 @@ async function route() {
   document.getElementById("menu").setAttribute("aria-expanded", "false");
   if (current?.cleanup) current.cleanup();
   current = null;
-  clearErrorToasts();
+  clearErrors(); // on another page they speak of what is gone (a name missing before)
   renderChrome();
   const main = document.getElementById("main");
   for (const [re, load] of ROUTES) {

@@ -199,12 +199,6 @@ export function labelled(tag, label, ...children) {
   return h(tag, {}, h("span.sr-only", {}, label), h("span.shown", { "aria-hidden": "true" }, ...children));
 }
 
-/** Takes the error messages off the screen: on another page they speak of what is gone (a
- * name that was missing before the room was made). */
-export function clearErrorToasts() {
-  document.querySelectorAll("#toasts .toast.error").forEach((el) => el.remove());
-}
-
 /** A short, non-blocking status message in the live region at the top of the page. */
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");

@@ -73,13 +73,22 @@ class Live:
 
 @contextlib.asynccontextmanager
 async def live_server(
-    backend: str, db_path: str, pg_url: str, monkeypatch: pytest.MonkeyPatch
+    backend: str,
+    db_path: str,
+    pg_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    prefix: str | None = None,
+    drop: bool = True,
+    **changes: Any,
 ) -> AsyncIterator[Live]:
+    """A server with accounts; ``prefix``: its database tables' (default: a random one);
+    ``drop``: drop a PostgreSQL prefix's tables afterwards; ``changes``: other settings."""
     monkeypatch.setattr(accounts_api, "PASSWORD_PARAMS", CHEAP_ARGON2)
-    prefix = f"tl{secrets.token_hex(4)}_"
+    prefix = prefix or f"tl{secrets.token_hex(4)}_"
     url = pg_url if backend == "postgresql" else f"sqlite+aiosqlite:///{db_path}"
     settings = Settings(database_url=url, bot_workers=0, secret="test-secret", table_prefix=prefix)
-    config = dataclasses.replace(settings, table=FAST)
+    config = dataclasses.replace(settings, table=FAST, **changes)
     app = create_app(config)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
@@ -103,7 +112,7 @@ async def live_server(
         server.should_exit = True
         await task
         await asyncio.gather(*starter.tasks)  # they end once the rooms are stopped
-        if backend == "postgresql":
+        if backend == "postgresql" and drop:
             storage = SqlStorage(pg_url, prefix=prefix)
             await AccountStore(storage).drop_all()
             await storage.drop_all()

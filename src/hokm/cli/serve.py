@@ -2,7 +2,8 @@
 
 Options: ``--host`` (127.0.0.1), ``--port`` (8000), ``--db`` (a SQLite path or a database URL;
 default ``HOKM_DATABASE_URL`` or ``var/hokm.db``), ``--bot-workers`` (processes for bots),
-``--allow-origin`` (extra WebSocket origins), ``--bot-delay`` and ``--hand-pause`` (seconds).
+``--allow-origin`` (extra WebSocket origins), ``--bot-delay`` and ``--hand-pause`` (seconds),
+``--redis`` (a Redis URL: one of several processes on one database, :mod:`hokm.server.cluster`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--db", default=None, help="SQLite file or database URL (var/hokm.db)")
     parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="Redis URL: run as one of several processes on one database "
+        "(default HOKM_REDIS_URL; none: this process alone)",
+    )
+    parser.add_argument(
         "--bot-workers",
         type=whole_number("--bot-workers", 0, 64),
         default=1,
@@ -105,6 +113,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"hokm serve: {problem}", file=sys.stderr)
         return 2
     settings = Settings(database_url=url, bot_workers=args.bot_workers)
+    if args.redis is not None:
+        settings = dataclasses.replace(settings, redis_url=args.redis or None)
+    if settings.redis_url:
+        problem = check_redis(settings.redis_url)
+        if problem is not None:
+            print(f"hokm serve: {problem}", file=sys.stderr)
+            return 2
     if args.allow_origin:
         settings = dataclasses.replace(
             settings, allowed_origins=(*settings.allowed_origins, *args.allow_origin)
@@ -166,6 +181,29 @@ def check_database(url: str) -> str | None:
         if shown not in reason:
             reason = f"cannot open the database {shown}: {reason}"
         return reason
+    return None
+
+
+def check_redis(url: str) -> str | None:
+    """Why the server could not use Redis at ``url`` (one line), or None."""
+    import redis.asyncio as aioredis
+
+    from hokm.server.cluster import Cluster
+
+    shown = Cluster(url).describe()
+
+    async def ping() -> None:
+        client = aioredis.Redis.from_url(url, socket_connect_timeout=5)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(ping())
+    except Exception as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return f"cannot use Redis at {shown}: {reason}"
     return None
 
 

@@ -23,6 +23,7 @@ from starlette.routing import BaseRoute, Route
 
 from hokm.accounts.errors import (
     AccountError,
+    AlreadyQueuedError,
     InvalidInputError,
     NotAuthenticatedError,
     NotFoundError,
@@ -44,6 +45,7 @@ from hokm.server.auth import (
     Identity,
     clean_name,
 )
+from hokm.server.cluster import Cluster
 from hokm.server.limits import AddressLimits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
@@ -132,10 +134,46 @@ class QuickMatch:
     games: dict[str, Match] = field(default_factory=dict)  # room code -> the match
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
+    # With several server processes (hokm.server.cluster) one of them keeps the queue: the
+    # others send the four calls there. ``route(action, identity)`` is that forwarding.
+    route: Callable[[str, Identity], Awaitable[dict[str, Any]]] | None = None
+
     def __post_init__(self) -> None:
         self.queue = QuickMatchQueue(self.config)
 
+    async def run(self, action: str, identity: Identity) -> dict[str, Any]:
+        """One of the calls below by name, here (the process that keeps the queue)."""
+        calls = {
+            "join": self._join,
+            "leave": self._leave,
+            "status": self._status_of,
+            "bots": self._play_with_bots,
+        }
+        if action not in calls:
+            raise InvalidInputError(f"no quick-match call {action!r}")
+        return await calls[action](identity)
+
     async def join(self, identity: Identity) -> dict[str, Any]:
+        if self.route is not None:
+            return await self.route("join", identity)
+        return await self._join(identity)
+
+    async def leave(self, identity: Identity) -> dict[str, Any]:
+        if self.route is not None:
+            return await self.route("leave", identity)
+        return await self._leave(identity)
+
+    async def status(self, identity: Identity) -> dict[str, Any]:
+        if self.route is not None:
+            return await self.route("status", identity)
+        return await self._status_of(identity)
+
+    async def play_with_bots(self, identity: Identity) -> dict[str, Any]:
+        if self.route is not None:
+            return await self.route("bots", identity)
+        return await self._play_with_bots(identity)
+
+    async def _join(self, identity: Identity) -> dict[str, Any]:
         async with self.lock:
             rating = (await self.service.store.ratings([identity.id]))[identity.id]
             self.queue.join(identity.id, rating.mu, now=self.clock())
@@ -144,19 +182,19 @@ class QuickMatch:
             await self._tick()
             return self._status(identity.id)
 
-    async def leave(self, identity: Identity) -> dict[str, Any]:
+    async def _leave(self, identity: Identity) -> dict[str, Any]:
         async with self.lock:
             self.queue.leave(identity.id)
             self.identities.pop(identity.id, None)
             return {"state": "idle"}
 
-    async def status(self, identity: Identity) -> dict[str, Any]:
+    async def _status_of(self, identity: Identity) -> dict[str, Any]:
         async with self.lock:
             self.queue.touch(identity.id, now=self.clock())
             await self._tick()
             return self._status(identity.id)
 
-    async def play_with_bots(self, identity: Identity) -> dict[str, Any]:
+    async def _play_with_bots(self, identity: Identity) -> dict[str, Any]:
         async with self.lock:
             match = self.queue.play_with_bots(identity.id, now=self.clock())
             await self._start(match)
@@ -418,6 +456,9 @@ async def setup(server: ServerState) -> AccountsState:
     )
     state = await install(server.auth, service, start_match=RoomStarter(server.rooms))
     server.features.add("accounts")
+    cluster = getattr(server.rooms, "cluster", None)
+    if cluster is not None:
+        _share_quick_match(cluster, state.quick)
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)
@@ -425,6 +466,55 @@ async def setup(server: ServerState) -> AccountsState:
     else:  # pragma: no cover - a server without game listeners records no games
         log.warning("the room manager reports no finished games: accounts see none")
     return state
+
+
+def _share_quick_match(cluster: Cluster, quick: QuickMatch) -> None:
+    """With several processes, one keeps the quick-match queue (elected through Redis like a
+    room's owner, ``{prefix}quick``); the others forward the calls. Errors come back as the
+    same :class:`AccountError` codes."""
+    key = f"{cluster.prefix}quick"
+
+    async def answer(action: str, identity: Identity) -> dict[str, Any]:
+        try:
+            return {"ok": await quick.run(action, identity)}
+        except AccountError as exc:
+            return {"error": {"status": exc.status, "code": exc.code, "message": str(exc)}}
+
+    async def route(action: str, identity: Identity) -> dict[str, Any]:
+        leader = await cluster.owner(key)
+        if leader == cluster.node:
+            return await quick.run(action, identity)
+        payload = {"method": "quick", "action": action, "identity": identity.to_dict()}
+        frame = await cluster.call(leader, payload)
+        if "ok" in frame:
+            return dict(frame["ok"])
+        error = frame.get("error") or {"status": 503, "code": "server_error", "message": ""}
+        raise _relayed(error)
+
+    cluster.quick_handler = answer
+    quick.route = route
+
+
+class _RelayedError(AccountError):
+    """An error of the process that keeps the quick-match queue, answered here as it was."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def _relayed(error: dict[str, Any]) -> AccountError:
+    message = str(error.get("message", ""))
+    code = str(error.get("code", "bad_request"))
+    known: dict[str, type[AccountError]] = {
+        NotQueuedError.code: NotQueuedError,
+        AlreadyQueuedError.code: AlreadyQueuedError,
+        InvalidInputError.code: InvalidInputError,
+    }
+    if code in known:
+        return known[code](message)
+    return _RelayedError(int(error.get("status", 400)), code, message)
 
 
 def _now_ms() -> int:

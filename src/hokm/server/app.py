@@ -24,6 +24,7 @@ from starlette.types import Receive, Scope, Send
 
 from hokm.server import rest
 from hokm.server.auth import AuthChain, GuestAuthenticator, TokenSigner
+from hokm.server.cluster import Cluster
 from hokm.server.openapi import openapi_document
 from hokm.server.rooms import RoomManager
 from hokm.server.state import ServerState, Settings
@@ -92,6 +93,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         secret = settings.secret or await storage.setting("secret", secrets.token_hex(32))
         guests = GuestAuthenticator(TokenSigner(secret.encode()), storage)
         rooms = RoomManager(storage, settings)
+        if settings.redis_url:
+            cluster = Cluster(
+                settings.redis_url, prefix=settings.redis_prefix, heartbeat_ms=settings.heartbeat_ms
+            )
+            try:
+                await cluster.start(rooms)
+            except Exception:
+                await storage.close()
+                raise
         await rooms.start()
         state = ServerState(settings, storage, AuthChain(guests), guests, rooms)
         app.state.hokm = state

@@ -164,14 +164,12 @@ async def get_session(request: Request) -> Response:
         with contextlib.suppress(Exception):  # storage down: the loaded rooms still answer
             codes.update(await state.storage.seated_rooms(identity.id))
         for code in sorted(codes):
-            actor = state.rooms.actors.get(code)
-            if actor is None:
-                try:
-                    actor = await state.rooms.get(code)
-                except Exception:  # a room that cannot be loaded is no way back
-                    continue
-            if actor is not None and identity.id in actor.table.players_in_game():
-                playing.append(code)
+            try:
+                room = await state.rooms.get(code)
+                if room is not None and await room.seated(identity.id):
+                    playing.append(code)
+            except Exception:  # a room that cannot be loaded is no way back
+                continue
     return JSONResponse(
         {
             "player": identity.to_dict() if identity is not None else None,
@@ -230,7 +228,7 @@ async def _room_or_404(request: Request) -> Any:
 async def get_room(request: Request) -> Response:
     """Public information about a room (no hidden cards)."""
     room = await _room_or_404(request)
-    return JSONResponse(room.public_info())
+    return JSONResponse(await room.info())
 
 
 @_handler

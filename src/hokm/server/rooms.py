@@ -41,7 +41,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from hokm.engine import HokmError, RuleSet, action_from_dict, view_of
 from hokm.server.auth import Identity
@@ -58,6 +58,9 @@ from hokm.table import (
     choose_bot_action,
     new_code,
 )
+
+if TYPE_CHECKING:
+    from hokm.server.cluster import Cluster
 
 __all__ = [
     "Busy",
@@ -234,12 +237,14 @@ class RoomActor:
         self._timer_at: float | None = None
         self._bot_busy = False
         self.stopped = False
+        self.abandoned = False  # dropped by a node that lost its claim on the room
         self.broken = False  # storage failed and the table could not be reloaded yet
         # A table loaded from storage is restored (nobody connected, a game paused, deadlines
         # moved on): its inputs from then on apply to it, so it must be the snapshot they are
         # replayed from. Stored before the first input (a room only looked at writes nothing).
         self.snapshot_due = False
         self.last_input = time.time()
+        self._seated: tuple[str, ...] | None = table.players_in_game()
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room {self.code}")
@@ -286,6 +291,29 @@ class RoomActor:
         self.inbox.put_nowait(_Sync(conn, last_version, future))
         return await future
 
+    async def info(self) -> dict[str, Any]:
+        """Public information about the room (:meth:`public_info`; a remote room asks)."""
+        return self.public_info()
+
+    async def seated(self, player: str) -> bool:
+        """Whether ``player`` holds a seat in a game in progress here."""
+        return player in self.table.players_in_game()
+
+    def abandon(self) -> None:
+        """Stop at once, storing nothing: another node may own the room by now
+        (:mod:`hokm.server.cluster`). Its sockets are told to reconnect, which finds the
+        room's new owner."""
+        self.stopped = self.abandoned = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for conn in list(self.conns):
+            conn.close(1012, "room_moved")
+        self.conns.clear()
+        if self.task is not None and not self.task.done():
+            # Inputs still queued are answered ``room_unloaded``; the one being applied, if
+            # any, finishes (its log entry is refused if a new owner stored that version).
+            self.inbox.put_nowait(_Stop(asyncio.get_running_loop().create_future()))
+
     async def stop(self) -> None:
         """Finish the queued inputs, store a snapshot, stop the task."""
         if self.task is None or self.task.done():
@@ -302,6 +330,9 @@ class RoomActor:
             if isinstance(item, _Stop):
                 await self._stop(item)
                 return
+            if self.abandoned:
+                _answer(item, error_frame("room_unloaded"))
+                continue
             if self.broken and not await self._recover(None):
                 _answer(item, error_frame("server_error"))
                 continue
@@ -315,6 +346,11 @@ class RoomActor:
         self.stopped = True
         if self._timer is not None:
             self._timer.cancel()
+        if self.abandoned:
+            while not self.inbox.empty():
+                _answer(self.inbox.get_nowait(), error_frame("room_unloaded"))
+            item.done.set_result(None)
+            return
         try:
             await self._snapshot()
         except Exception:  # pragma: no cover - the log still has everything
@@ -333,6 +369,8 @@ class RoomActor:
         room then refuses inputs until a reload works)."""
         if item is not None:
             _answer(item, error_frame("server_error"))
+        if not await self.manager.still_owns(self):
+            return False
         try:
             loaded = await self.manager.load_table(self.code)
             await self._store_finished(loaded.finished)  # the failed input may have ended one
@@ -375,6 +413,16 @@ class RoomActor:
         self._reply(item, step)
         if outcome.results or self.seq - self.snapshot_seq >= self.manager.settings.snapshot_every:
             await self._snapshot()
+        seated = self.table.players_in_game()
+        if seated != self._seated:
+            # Who may come back to the game from another browser or server process
+            # (/api/session), kept as it changes, not only when the room is unloaded.
+            self._seated = seated
+            try:
+                await self.manager.storage.set_seated(self.code, seated)
+            except Exception:  # only the home page's offer is stale; the next change retries
+                log.exception("room %s: storing who is seated failed", self.code)
+                self._seated = None
         if isinstance(item, _Detach | _Command) and self.table.is_empty:
             await self.manager.storage.update_room(self.code, active=False)
         self._dispatch_bots(now)
@@ -916,6 +964,35 @@ class FullCollections:
             self._saved = None
 
 
+class Room(Protocol):
+    """A room as sockets and REST see it: an actor here, or a :class:`~hokm.server.cluster.
+    RemoteRoom` for one another node owns."""
+
+    code: str
+    stopped: bool
+
+    async def attach(
+        self, conn: Connection, name: str, last_version: int | None
+    ) -> dict[str, Any]: ...
+
+    async def command(
+        self,
+        conn: Connection | None,
+        player: str,
+        data: dict[str, Any],
+        *,
+        received: float | None = None,
+    ) -> dict[str, Any]: ...
+
+    def detach(self, conn: Connection) -> None: ...
+
+    async def sync(self, conn: Connection, last_version: int) -> dict[str, Any]: ...
+
+    async def info(self) -> dict[str, Any]: ...
+
+    async def seated(self, player: str) -> bool: ...
+
+
 class RoomManager:
     """Every room of this server process, loaded on demand."""
 
@@ -947,6 +1024,8 @@ class RoomManager:
         self._analyses: dict[str, asyncio.Task[Any]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._stopping = False
+        # Set by Cluster.start when several processes share the database (HOKM_REDIS_URL).
+        self.cluster: Cluster | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -1030,6 +1109,8 @@ class RoomManager:
                     if self.actors.get(code) is actor and not actor.conns:
                         del self.actors[code]
                         await actor.stop()
+                        if self.cluster is not None and not actor.abandoned:
+                            await self.cluster.release_room(code)
 
     async def shutdown(self) -> None:
         """Stop every actor (each stores a final snapshot) and the bot workers."""
@@ -1040,6 +1121,11 @@ class RoomManager:
         if self._sweeper is not None:
             self._sweeper.cancel()
         await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
+        if self.cluster is not None:
+            for code, actor in list(self.actors.items()):
+                if not actor.abandoned:
+                    await self.cluster.release_room(code)
+            await self.cluster.stop()
         for task in list(self._analyses.values()):
             task.cancel()
         pools = [p for p in (self._pool, self._analysis_pool) if p is not None]
@@ -1155,6 +1241,8 @@ class RoomManager:
                 break
         else:  # pragma: no cover - 23**6 codes
             raise StorageError("no free room code")
+        if self.cluster is not None and await self.cluster.claim_room(code) != self.cluster.node:
+            raise StorageError(f"room {code} was claimed by another node")  # pragma: no cover
         seeds = SeedCounter(secrets.token_hex(32), code)
         table = Table(
             code,
@@ -1174,8 +1262,9 @@ class RoomManager:
         actor.start()
         return actor
 
-    async def get(self, code: str) -> RoomActor | None:
-        """The room's actor, loading the room from storage if needed; None if unknown."""
+    async def get(self, code: str) -> Room | None:
+        """The room, loading it from storage if needed; None if unknown. With a cluster, a
+        room another node owns is a :class:`~hokm.server.cluster.RemoteRoom`."""
         actor = self.actors.get(code)
         if actor is not None:
             return actor
@@ -1189,31 +1278,66 @@ class RoomManager:
             if await self.storage.get_room(code) is None:
                 self._loading.pop(code, None)  # probing unknown codes keeps no lock each
                 return None
-            snapshot = await self.storage.get_snapshot(code)
-            if snapshot is None:
-                # Its creation failed between storing the room and its first snapshot.
-                log.warning("room %s was never set up; treated as unknown", code)
-                self._loading.pop(code, None)
-                return None
-            loaded = await self.load_table(code, snapshot)
-            actor = RoomActor(
-                self, loaded.table, loaded.seeds, seq=loaded.seq, snapshot_seq=loaded.snapshot_seq
-            )
-            if loaded.seq != loaded.snapshot_seq:
-                # The server stopped before it stored these games, or before it reported them.
-                # Done before anyone can reach the actor (no input may come between), still
-                # under the lock; if storing fails the room is not loaded and its log is kept.
-                await actor._store_finished(loaded.finished)
-                await actor._snapshot()
-            else:
-                # The restored table must be the snapshot later inputs replay from (replayed
-                # onto the stored one, whose players were connected, they parted from what
-                # the players saw, and a second crash lost their moves): before the first.
-                actor.snapshot_due = True
+            if self.cluster is not None:
+                owner = await self.cluster.claim_room(code)
+                if owner != self.cluster.node:
+                    self._loading.pop(code, None)
+                    return self.cluster.remote_room(code, owner)
+                try:
+                    return await self._load(code)
+                except BaseException:
+                    await self.cluster.release_room(code)
+                    raise
+            return await self._load(code)
+
+    async def local(self, code: str) -> RoomActor | None:
+        """The room's actor if this process owns it (loading it if needed), else None."""
+        room = await self.get(code)
+        return room if isinstance(room, RoomActor) else None
+
+    async def still_owns(self, actor: RoomActor) -> bool:
+        """Whether this process still owns ``actor``'s room; if not, the actor is dropped."""
+        if self.cluster is None or actor.abandoned:
+            return not actor.abandoned
+        try:
+            owner = await self.cluster.claim_room(actor.code)
+        except Exception:  # Redis down: nobody else can claim it either
+            return True
+        if owner == self.cluster.node:
+            return True
+        log.error("room %s: node %s owns it now; dropping it here", actor.code, owner)
+        if self.actors.get(actor.code) is actor:
+            del self.actors[actor.code]
+        actor.abandon()
+        return False
+
+    async def _load(self, code: str) -> RoomActor | None:
+        """Under the room's loading lock, after checking it exists: load and start it."""
+        snapshot = await self.storage.get_snapshot(code)
+        if snapshot is None:
+            # Its creation failed between storing the room and its first snapshot.
+            log.warning("room %s was never set up; treated as unknown", code)
             self._loading.pop(code, None)
-            self.actors[code] = actor
-            actor.start()
-            return actor
+            return None
+        loaded = await self.load_table(code, snapshot)
+        actor = RoomActor(
+            self, loaded.table, loaded.seeds, seq=loaded.seq, snapshot_seq=loaded.snapshot_seq
+        )
+        if loaded.seq != loaded.snapshot_seq:
+            # The server stopped before it stored these games, or before it reported them.
+            # Done before anyone can reach the actor (no input may come between), still
+            # under the lock; if storing fails the room is not loaded and its log is kept.
+            await actor._store_finished(loaded.finished)
+            await actor._snapshot()
+        else:
+            # The restored table must be the snapshot later inputs replay from (replayed
+            # onto the stored one, whose players were connected, they parted from what
+            # the players saw, and a second crash lost their moves): before the first.
+            actor.snapshot_due = True
+        self._loading.pop(code, None)
+        self.actors[code] = actor
+        actor.start()
+        return actor
 
     async def load_table(
         self, code: str, snapshot: tuple[int, dict[str, Any]] | None = None

@@ -28,6 +28,10 @@ class Settings:
     """Knobs of the server (the defaults are the documented protocol limits)."""
 
     database_url: str | None = None
+    # Several processes on one database (hokm.server.cluster): Redis for who owns which room.
+    redis_url: str | None = field(default_factory=lambda: os.environ.get("HOKM_REDIS_URL") or None)
+    redis_prefix: str = "hokm:"  # every Redis key and channel name starts with it
+    heartbeat_ms: int = 10_000  # a process silent this long is gone; its rooms move
     table_prefix: str = "hokm_"  # every database table's name starts with it
     allowed_origins: tuple[str, ...] = field(default_factory=_env_origins)
     max_frame_bytes: int = 8192

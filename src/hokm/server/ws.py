@@ -25,7 +25,7 @@ from hokm.server.auth import BadName, Identity, clean_name
 from hokm.server.errors import MESSAGES, error_frame
 from hokm.server.limits import TokenBucket
 from hokm.server.rest import PROTOCOL_VERSION
-from hokm.server.rooms import RoomActor
+from hokm.server.rooms import Room
 from hokm.server.state import ServerState, Settings
 from hokm.table import COMMAND_TYPES, is_code, normalize_code
 
@@ -76,7 +76,7 @@ class WsConnection:
         self.identity = identity
         self.batch = batch  # the client asked for queued frames in one ``batch`` message
         self.player = identity.id
-        self.room: RoomActor | None = None
+        self.room: Room | None = None
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closing: tuple[int, str] | None = None
         self.writer = asyncio.get_running_loop().create_task(self._write())

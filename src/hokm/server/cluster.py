@@ -1,0 +1,556 @@
+"""Several ``hokm serve`` processes on one database, coordinated through Redis.
+
+Each process is a **node**. A loaded room has exactly one owner, the node whose
+:class:`~hokm.server.rooms.RoomActor` applies its inputs; the others reach it through Redis.
+Nothing about the rooms is kept in Redis: the database stays the whole state, and Redis holds
+only who owns what and carries messages between the nodes.
+
+* **Liveness.** A node keeps ``{prefix}alive:{node}`` alive with a short expiry
+  (``heartbeat_ms``), renewing it every ``heartbeat_ms / 5``. A node that stops renewing
+  (killed, frozen, cut off) is gone once that key expires.
+* **Ownership.** ``{prefix}room:{code}`` names the room's owner. A node loading a room claims it
+  in one atomic script: the claim succeeds when the key is unset, names this node, or names a
+  node that is gone. A room that is unloaded (idle, or the node shuts down) is released after
+  its final snapshot is stored. A node that finds its own heartbeat expired drops every room it
+  holds without writing anything (another node may own them by then) and closes their sockets
+  so their players reconnect. The input log's primary key (room, version) is the last fence:
+  two owners can never both store the same input.
+* **Relaying.** A player's socket may reach any node (no sticky load balancing needed). When
+  its room is owned elsewhere, the node gives the socket a :class:`RemoteRoom`, which sends the
+  socket's join, commands and syncs to the owner over the owner's channel
+  (``{prefix}node:{node}``). The owner wraps the socket as a :class:`RemoteConnection`, whose
+  frames are published back to the socket's node and pushed to the socket unchanged. Every
+  frame is still built by the owner for its recipient, so relaying can never show a card the
+  player may not see. One sender task per node publishes in order, so a socket gets its frames
+  in the order the owner sent them.
+* **Failures.** A socket in a room whose owner is gone (or when this node's link to Redis
+  breaks) is closed with 1012 (``room_moved``); the client reconnects and joins again with its
+  last version, and the room is loaded from the database by whichever node the socket reached.
+  A node that is gone no longer holds sockets: owners detach its players (the table then runs
+  as after any disconnect).
+* **The quick-match queue** is kept by one node at a time, elected the same way as a room's
+  owner (``{prefix}quick``); the others forward its four calls there.
+
+Without ``HOKM_REDIS_URL`` (``hokm serve --redis``) none of this runs: one process, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import redis.asyncio as aioredis
+
+from hokm.server.errors import error_frame
+
+if TYPE_CHECKING:
+    from hokm.server.auth import Identity
+    from hokm.server.rooms import Connection, RoomManager
+
+__all__ = ["Cluster", "ClusterError", "RemoteConnection", "RemoteRoom"]
+
+log = logging.getLogger(__name__)
+
+# Claim a key for ARGV[1] unless it names another node that is alive (KEYS[2] .. owner).
+_CLAIM = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] and redis.call('EXISTS', ARGV[2] .. owner) == 1 then
+  return owner
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+MOVED = (1012, "room_moved")  # the close that sends a client to reconnect and join again
+
+
+class ClusterError(Exception):
+    """Redis could not be reached or used."""
+
+
+QuickHandler = Callable[[str, "Identity"], Awaitable[dict[str, Any]]]
+
+
+class RemoteConnection:
+    """On the owner: a socket of another node, in one of this node's rooms."""
+
+    __slots__ = ("cid", "cluster", "code", "node", "player")
+
+    def __init__(self, cluster: Cluster, node: str, cid: int, player: str, code: str) -> None:
+        self.cluster = cluster
+        self.node = node
+        self.cid = cid
+        self.player = player
+        self.code = code
+
+    def push(self, frame: dict[str, Any]) -> None:
+        self.cluster.send(self.node, {"op": "push", "cid": self.cid, "frame": frame})
+
+    def close(self, code: int, reason: str) -> None:
+        self.cluster.send(self.node, {"op": "close", "cid": self.cid, "code": code, "why": reason})
+
+
+class RemoteRoom:
+    """On a node that does not own the room: the room as its sockets see it."""
+
+    def __init__(self, cluster: Cluster, code: str, owner: str) -> None:
+        self.cluster = cluster
+        self.code = code
+        self.owner = owner
+        self.conns: set[Connection] = set()
+        self.stopped = False
+
+    async def _call(self, method: str, conn: Connection | None, **fields: Any) -> dict[str, Any]:
+        payload: dict[str, Any] = {"method": method, "code": self.code, **fields}
+        if conn is not None:
+            payload["cid"] = self.cluster.cid_of(conn)
+            payload["player"] = conn.player
+        frame = await self.cluster.call(self.owner, payload)
+        if frame.get("code") == "room_unloaded":
+            self.stopped = True  # the owner let it go: the next join finds its new owner
+            self.cluster.forget_room(self)
+        return frame
+
+    async def attach(self, conn: Connection, name: str, last_version: int | None) -> dict[str, Any]:
+        if self.stopped:
+            return error_frame("room_unloaded")
+        self.conns.add(conn)
+        frame = await self._call("attach", conn, name=name, last=last_version)
+        if frame.get("type") == "error":
+            self.conns.discard(conn)
+            if not self.conns:
+                self.cluster.forget_conn(conn)
+        return frame
+
+    async def command(
+        self,
+        conn: Connection | None,
+        player: str,
+        data: dict[str, Any],
+        *,
+        received: float | None = None,
+    ) -> dict[str, Any]:
+        if self.stopped:
+            return error_frame("room_unloaded")
+        if conn is None:  # only sockets reach a room through another node
+            raise ValueError("a remote room takes commands from sockets only")
+        return await self._call("command", conn, data=data, received=received)
+
+    def detach(self, conn: Connection) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        cid = self.cluster.forget_conn(conn)
+        if cid is not None:
+            message = {"op": "detach", "from": self.cluster.node, "code": self.code, "cid": cid}
+            self.cluster.send(self.owner, message)
+
+    async def sync(self, conn: Connection, last_version: int) -> dict[str, Any]:
+        if self.stopped:
+            return error_frame("room_unloaded")
+        return await self._call("sync", conn, last=last_version)
+
+    async def info(self) -> dict[str, Any]:
+        frame = await self._call("info", None)
+        if frame.get("type") == "error":
+            raise ClusterError(f"room {self.code}: {frame.get('code')}")
+        return frame
+
+    async def seated(self, player: str) -> bool:
+        frame = await self._call("seated", None, who=player)
+        return bool(frame.get("seated"))
+
+    def moved(self) -> None:
+        """The owner is gone: every socket here reconnects and joins again."""
+        self.stopped = True
+        for conn in list(self.conns):
+            conn.close(*MOVED)
+        self.conns.clear()
+
+
+class Cluster:
+    """This node's link to the others (see the module's docstring)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "hokm:",
+        heartbeat_ms: int = 10_000,
+        call_timeout: float = 10.0,
+    ) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.heartbeat_ms = heartbeat_ms
+        self.call_timeout = call_timeout
+        self.node = secrets.token_hex(6)
+        self.redis: aioredis.Redis | None = None
+        self.manager: RoomManager | None = None
+        self.quick_handler: QuickHandler | None = None  # set where the accounts plugin runs
+        self._calls: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._cids: dict[Connection, int] = {}  # this node's sockets in other nodes' rooms
+        self._locals: dict[int, Connection] = {}
+        self._rooms: dict[str, RemoteRoom] = {}
+        self._remote: dict[tuple[str, int], RemoteConnection] = {}  # other nodes' sockets here
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+        self._claim: Any = None
+        self._release: Any = None
+
+    # ------------------------------------------------------------------ keys
+
+    def _alive(self, node: str) -> str:
+        return f"{self.prefix}alive:{node}"
+
+    def _channel(self, node: str) -> str:
+        return f"{self.prefix}node:{node}"
+
+    def _room_key(self, code: str) -> str:
+        return f"{self.prefix}room:{code}"
+
+    def describe(self) -> str:
+        """Where Redis is, without a password."""
+        from sqlalchemy.engine import make_url
+
+        try:
+            return str(make_url(self.url).render_as_string(hide_password=True))
+        except Exception:
+            return "redis"
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self, manager: RoomManager) -> None:
+        """Connect, announce this node and listen; :class:`ClusterError` if Redis fails."""
+        self.manager = manager
+        manager.cluster = self
+        try:
+            self.redis = aioredis.Redis.from_url(self.url)
+            await self.redis.ping()
+            self._claim = self.redis.register_script(_CLAIM)
+            self._release = self.redis.register_script(_RELEASE)
+            await self.redis.set(self._alive(self.node), b"1", px=self.heartbeat_ms)
+            pubsub = self.redis.pubsub()
+            await pubsub.subscribe(self._channel(self.node))
+        except Exception as exc:
+            await self._close_redis()
+            raise ClusterError(f"Redis at {self.describe()} could not be used: {exc}") from exc
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._listen(pubsub), name="cluster listen"),
+            loop.create_task(self._send_loop(), name="cluster send"),
+            loop.create_task(self._beat(), name="cluster beat"),
+        ]
+        log.info("cluster: node %s on %s", self.node, self.describe())
+
+    async def stop(self) -> None:
+        """After the rooms stopped and were released: tell the sockets relayed here to
+        reconnect elsewhere, then leave."""
+        self._stopping = True
+        for remote in list(self._remote.values()):
+            remote.close(*MOVED)
+        self._remote.clear()
+        for room in list(self._rooms.values()):
+            room.moved()
+        for future in self._calls.values():
+            if not future.done():
+                future.set_result(error_frame("shutting_down"))
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._outbox.join(), 2.0)
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.delete(self._alive(self.node))
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        await self._close_redis()
+
+    async def crash(self) -> None:
+        """Stop at once, releasing nothing: what other nodes see when this one is killed
+        (for tests)."""
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        await self._close_redis()
+
+    async def _close_redis(self) -> None:
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
+
+    # ------------------------------------------------------------------ ownership
+
+    def _db(self) -> aioredis.Redis:
+        if self.redis is None:
+            raise ClusterError("the cluster is not started")
+        return self.redis
+
+    async def owner(self, key: str) -> str:
+        """Claim ``key`` for this node unless a live node holds it; the holder's id."""
+        self._db()
+        owner = await self._claim(keys=[key], args=[self.node, f"{self.prefix}alive:"])
+        return owner.decode() if isinstance(owner, bytes) else str(owner)
+
+    async def claim_room(self, code: str) -> str:
+        return await self.owner(self._room_key(code))
+
+    async def release_room(self, code: str) -> None:
+        try:
+            self._db()
+            await self._release(keys=[self._room_key(code)], args=[self.node])
+        except Exception:  # the key names a node that is leaving or gone: others may claim it
+            log.exception("cluster: releasing room %s failed", code)
+
+    def remote_room(self, code: str, owner: str) -> RemoteRoom:
+        room = self._rooms.get(code)
+        if room is None or room.stopped or room.owner != owner:
+            room = self._rooms[code] = RemoteRoom(self, code, owner)
+        return room
+
+    def forget_room(self, room: RemoteRoom) -> None:
+        if self._rooms.get(room.code) is room:
+            del self._rooms[room.code]
+
+    # ------------------------------------------------------------------ sockets of this node
+
+    def cid_of(self, conn: Connection) -> int:
+        cid = self._cids.get(conn)
+        if cid is None:
+            cid = self._cids[conn] = next(self._ids)
+            self._locals[cid] = conn
+        return cid
+
+    def forget_conn(self, conn: Connection) -> int | None:
+        cid = self._cids.pop(conn, None)
+        if cid is not None:
+            self._locals.pop(cid, None)
+        return cid
+
+    # ------------------------------------------------------------------ messages
+
+    def send(self, node: str, message: dict[str, Any]) -> None:
+        """Queue a message for ``node`` (published in order by one task)."""
+        self._outbox.put_nowait((node, orjson.dumps(message)))
+
+    async def call(self, node: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Ask ``node`` and wait for its answer frame (``server_error`` after the timeout)."""
+        if self._stopping:
+            return error_frame("shutting_down")
+        number = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[number] = future
+        self.send(node, {"op": "call", "id": number, "from": self.node, **payload})
+        try:
+            return await asyncio.wait_for(future, self.call_timeout)
+        except TimeoutError:
+            log.warning("cluster: node %s did not answer %s", node, payload.get("method"))
+            return error_frame("server_error")
+        finally:
+            self._calls.pop(number, None)
+
+    async def _send_loop(self) -> None:
+        db = self._db()
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with db.pipeline(transaction=False) as pipe:
+                    for node, data in batch:
+                        pipe.publish(self._channel(node), data)
+                    await pipe.execute()
+            except Exception:
+                log.exception("cluster: %d message(s) could not be published", len(batch))
+            finally:
+                for _ in batch:
+                    self._outbox.task_done()
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        self._handle(orjson.loads(message["data"]))
+                    except Exception:
+                        log.exception("cluster: a message could not be handled")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: the link to Redis broke; reconnecting")
+                self._link_lost()
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                try:
+                    pubsub = self._db().pubsub()
+                    await pubsub.subscribe(self._channel(self.node))
+                except Exception:
+                    log.warning("cluster: Redis is still unreachable")
+
+    def _link_lost(self) -> None:
+        """Messages may have been lost: relayed sockets start again from their last version."""
+        for room in list(self._rooms.values()):
+            room.moved()
+        self._rooms.clear()
+        for future in self._calls.values():
+            if not future.done():
+                future.set_result(error_frame("server_error"))
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == "push":
+            conn = self._locals.get(message["cid"])
+            if conn is not None:
+                conn.push(message["frame"])
+        elif op == "reply":
+            future = self._calls.get(message["id"])
+            if future is not None and not future.done():
+                future.set_result(message["frame"])
+        elif op == "close":
+            conn = self._locals.get(message["cid"])
+            if conn is not None:
+                conn.close(int(message["code"]), str(message["why"]))
+        elif op == "call":
+            # The call's first step (which queues it in the actor's inbox) runs in the order
+            # the calls arrived, before any detach queued after it.
+            asyncio.get_running_loop().create_task(self._answer(message))
+        elif op == "detach":
+            asyncio.get_running_loop().call_soon(self._detach, message)
+
+    def _detach(self, message: dict[str, Any]) -> None:
+        remote = self._remote.pop((message["from"], message["cid"]), None)
+        if remote is None or self.manager is None:
+            return
+        actor = self.manager.actors.get(remote.code)
+        if actor is not None:
+            actor.detach(remote)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        node = message["from"]
+        try:
+            frame = await self._serve(node, message)
+        except Exception:
+            log.exception("cluster: a call from node %s failed", node)
+            frame = error_frame("server_error")
+        self.send(node, {"op": "reply", "id": message["id"], "frame": frame})
+
+    async def _serve(self, node: str, message: dict[str, Any]) -> dict[str, Any]:
+        from hokm.server.auth import Identity
+        from hokm.server.rooms import RoomActor
+
+        method = message["method"]
+        if method == "quick":
+            if self.quick_handler is None:
+                return error_frame("server_error", "quick games are not available here")
+            identity = Identity(**message["identity"])
+            return await self.quick_handler(str(message["action"]), identity)
+        manager = self.manager
+        if manager is None:
+            return error_frame("server_error")
+        code = message["code"]
+        actor = manager.actors.get(code)
+        if actor is None and method == "attach" and not self._stopping:
+            got = await manager.get(code)  # this node holds the claim: load it
+            actor = got if isinstance(got, RoomActor) else None
+        if actor is None or actor.stopped:
+            return error_frame("room_unloaded")
+        if method == "info":
+            return actor.public_info()
+        if method == "seated":
+            return {"seated": message["who"] in actor.table.players_in_game()}
+        key = (node, int(message["cid"]))
+        remote = self._remote.get(key)
+        if remote is None or remote.code != code:
+            remote = self._remote[key] = RemoteConnection(
+                self, node, key[1], str(message["player"]), code
+            )
+        if method == "attach":
+            return await actor.attach(remote, str(message["name"]), message["last"])
+        if method == "command":
+            return await actor.command(
+                remote, remote.player, message["data"], received=message.get("received")
+            )
+        if method == "sync":
+            return await actor.sync(remote, int(message["last"]))
+        return error_frame("bad_message", f"unknown call {method!r}")
+
+    # ------------------------------------------------------------------ heartbeat
+
+    async def _beat(self) -> None:
+        """Renew this node's heartbeat; watch the nodes this one relays for."""
+        period = self.heartbeat_ms / 5000
+        last_ok = time.monotonic()
+        while True:
+            await asyncio.sleep(period)
+            try:
+                db = self._db()
+                kept = await db.set(self._alive(self.node), b"1", px=self.heartbeat_ms, xx=True)
+                if not kept:
+                    log.error("cluster: this node's heartbeat expired; dropping its rooms")
+                    self._drop_rooms()
+                    await db.set(self._alive(self.node), b"1", px=self.heartbeat_ms)
+                last_ok = time.monotonic()
+                await self._watch(db)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if time.monotonic() - last_ok > self.heartbeat_ms / 1000:
+                    log.exception("cluster: no heartbeat for a while; dropping this node's rooms")
+                    self._drop_rooms()
+                    last_ok = time.monotonic()
+
+    def _drop_rooms(self) -> None:
+        manager = self.manager
+        if manager is None:
+            return
+        for code, actor in list(manager.actors.items()):
+            del manager.actors[code]
+            actor.abandon()
+        for remote in list(self._remote.values()):
+            remote.close(*MOVED)
+        self._remote.clear()
+
+    async def _watch(self, db: aioredis.Redis) -> None:
+        nodes = {room.owner for room in self._rooms.values() if room.conns}
+        nodes |= {node for node, _ in self._remote}
+        nodes.discard(self.node)
+        if not nodes:
+            return
+        ordered = sorted(nodes)
+        async with db.pipeline(transaction=False) as pipe:
+            for node in ordered:
+                pipe.exists(self._alive(node))
+            alive = await pipe.execute()
+        gone = {node for node, up in zip(ordered, alive, strict=True) if not up}
+        for room in list(self._rooms.values()):
+            if room.owner in gone:
+                log.warning("cluster: node %s is gone; its room %s moves", room.owner, room.code)
+                room.moved()
+                self.forget_room(room)
+        for key, remote in list(self._remote.items()):
+            if remote.node in gone:
+                del self._remote[key]
+                actor = self.manager.actors.get(remote.code) if self.manager else None
+                if actor is not None:
+                    actor.detach(remote)

@@ -1,0 +1,313 @@
+"""Several server processes on one database, coordinated through Redis (hokm.server.cluster).
+
+Two servers (two cluster nodes) run in this process on one database and the Redis that runs
+on this machine and in CI (``HOKM_TEST_REDIS_URL``, default 127.0.0.1:6379), under a key
+prefix of their own, so test runs never see each other's keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import random
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+from starlette.applications import Starlette
+
+from hokm.cli import main as cli_main
+from hokm.client import ClientError, HokmClient
+from hokm.server import create_app
+from hokm.server.cluster import Cluster, RemoteRoom
+from hokm.server.rooms import RoomActor
+from hokm.storage import SqlStorage
+from tests.accounts.live import Live, live_server
+from tests.server.helpers import PG_URL, running_server, settings, table_with_bots
+from tests.server.test_leak import _leaks
+
+REDIS_URL = os.environ.get("HOKM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@dataclasses.dataclass
+class Node:
+    url: str
+    app: Starlette
+    stack: contextlib.AsyncExitStack
+
+    async def stop(self) -> None:
+        """Shut this node down cleanly (as on SIGTERM)."""
+        await self.stack.aclose()
+
+    @property
+    def rooms(self) -> Any:
+        return self.app.state.hokm.rooms
+
+    @property
+    def cluster(self) -> Cluster:
+        cluster = self.rooms.cluster
+        assert isinstance(cluster, Cluster)
+        return cluster
+
+
+async def _forget_keys(prefix: str) -> None:
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        keys = [key async for key in client.scan_iter(match=f"{prefix}*")]
+        if keys:
+            await client.delete(*keys)
+    finally:
+        await client.aclose()
+
+
+@contextlib.asynccontextmanager
+async def _nodes(
+    tmp_path: Path, backend: str = "sqlite", **changes: Any
+) -> AsyncIterator[list[Node]]:
+    """Two nodes on one database and one Redis prefix."""
+    prefix = f"hokm-test-{secrets.token_hex(4)}:"
+    config = settings(
+        tmp_path / "h.db", redis_url=REDIS_URL, redis_prefix=prefix, heartbeat_ms=1000, **changes
+    )
+    tables = f"tc{secrets.token_hex(4)}_"
+    if backend == "postgresql":
+        config = dataclasses.replace(config, database_url=PG_URL, table_prefix=tables)
+    nodes: list[Node] = []
+    try:
+        for _ in range(2):
+            stack = contextlib.AsyncExitStack()
+            app = create_app(config)
+            url = await stack.enter_async_context(running_server(config, app))
+            nodes.append(Node(url, app, stack))
+        yield nodes
+    finally:
+        for node in reversed(nodes):
+            await node.stop()
+        await _forget_keys(prefix)
+        if backend == "postgresql":
+            storage = SqlStorage(PG_URL, prefix=tables)
+            await storage.drop_all()
+            await storage.engine.dispose()
+
+
+def _over(client: HokmClient) -> bool:
+    return any(e["event"]["kind"] == "game_result" for e in client.events)
+
+
+async def _kill(node: Node) -> None:
+    """What the others see of ``node`` killed: its heartbeat stops, its rooms stop without
+    writing anything and its sockets drop; its claims stay in Redis."""
+    await node.cluster.crash()
+    for code, actor in list(node.rooms.actors.items()):
+        del node.rooms.actors[code]
+        actor.abandon()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_a_room_owned_by_one_process_is_played_from_another(
+    tmp_path: Path, backend: str
+) -> None:
+    """The owner plays on node A, a second player on node B: a whole game, every frame of
+    B's player built for them by A and relayed unchanged (no card they may not see)."""
+    async with _nodes(tmp_path, backend) as (a, b):
+        owner, code = await table_with_bots(a.url, rules={"target_points": 2}, bots=(1, 3))
+        guest = HokmClient(b.url, name="Ali", batch=True)
+        await guest.connect()
+        snapshot = await guest.join(code.lower())
+        assert snapshot["type"] == "snapshot" and snapshot["room"] == code
+        assert isinstance(a.rooms.actors[code], RoomActor) and code not in b.rooms.actors
+        room = await b.rooms.get(code)
+        assert isinstance(room, RemoteRoom) and room.owner == a.cluster.node
+        await guest.command("sit", seat=2)
+        await owner.command("start")
+        rng = random.Random(7)
+        await asyncio.gather(
+            owner.play_until(_over, timeout=120),
+            guest.play_until(_over, choose=rng.choice, timeout=120),
+        )
+        assert _leaks(guest.frames, 2) == [] and _leaks(owner.frames, 0) == []
+        assert guest.view is not None and guest.view["seat"] == 2
+        mine = [e for e in guest.events if e["event"]["kind"] == "card_played"]
+        assert any(e["event"]["seat"] == 2 and not e["event"].get("auto") for e in mine)
+        # REST on either node says the same about the room and its game
+        async with httpx.AsyncClient() as http:
+            infos = [(await http.get(f"{n.url}/api/rooms/{code}")).json() for n in (a, b)]
+            games = [(await http.get(f"{n.url}/api/rooms/{code}/games")).json() for n in (a, b)]
+        assert infos[0] == infos[1] and infos[0]["code"] == code
+        assert games[0] == games[1] and len(games[0]["games"]) == 1
+        await owner.close()
+        await guest.close()
+
+
+async def test_a_socket_of_another_node_is_held_and_resumed(tmp_path: Path) -> None:
+    """A relayed socket that drops is a disconnect like any other: its seat is held and
+    a bot plays; back on the other node it resumes from its last version."""
+    async with _nodes(tmp_path) as (a, b):
+        owner, code = await table_with_bots(
+            a.url, rules={"turn_seconds": 60, "trump_seconds": 60}, bots=(1, 3)
+        )
+        guest = HokmClient(b.url, name="Ali")
+        await guest.connect()
+        await guest.join(code)
+        await guest.command("sit", seat=2)
+        await owner.command("start")
+        await guest.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+        session = await guest.rest("GET", "/api/session")
+        assert session["playing"] == [code]  # asked on node B, answered by A
+        last = guest.version
+        await guest.drop()
+        await owner.wait_for(
+            lambda c: any(
+                e["event"]["kind"] == "presence" and e["event"]["connected"] is False
+                for e in c.events
+            )
+        )
+        back = HokmClient(a.url, token=guest.token)  # this time through node A itself
+        await back.connect()
+        resumed = await back.join(code, last_version=last)
+        assert resumed["type"] == "events" and resumed["you"]["seat"] == 2
+        again = HokmClient(b.url, token=guest.token)
+        await again.connect()
+        snap = await again.join(code)
+        assert snap["type"] == "snapshot" and snap["game"]["hand"] == resumed["game"]["hand"]
+        for client in (owner, back, again):
+            await client.close()
+
+
+async def test_when_the_owner_stops_its_rooms_move_to_the_other_node(tmp_path: Path) -> None:
+    """Node A shuts down cleanly: it stores and releases its rooms and sends B's sockets to
+    reconnect (1012); they join again on B, which loads the room, and the game goes on."""
+    async with _nodes(tmp_path) as (a, b):
+        owner = HokmClient(a.url, name="Sara")
+        await owner.connect()
+        code = await owner.create_room(rules={"turn_seconds": 60, "trump_seconds": 60})
+        await owner.join(code)
+        for seat in (0, 1, 3):
+            await owner.command("add_bot", seat=seat)
+        guest = HokmClient(b.url, name="Ali")
+        await guest.connect()
+        await guest.join(code)
+        await guest.command("sit", seat=2)
+        await owner.command("start")
+        await owner.close()
+        await guest.wait_for(lambda c: bool(c.legal))
+        version, hand = guest.version, list((guest.view or {})["hand"])
+        await a.stop()
+        with pytest.raises(ClientError):  # closed: reconnect
+            await guest.wait_for(lambda c: False, timeout=10)
+        back = HokmClient(b.url, token=guest.token)
+        await back.connect()
+        resumed = await back.join(code, last_version=version)
+        assert resumed["you"]["seat"] == 2 and resumed["game"]["hand"] == hand
+        assert isinstance(b.rooms.actors[code], RoomActor)
+        await back.play_until(
+            lambda c: sum(e["event"]["kind"] == "card_played" for e in c.events) >= 8, timeout=60
+        )
+        mine = [e for e in back.events if e["event"]["kind"] == "card_played"]
+        assert any(e["event"]["seat"] == 2 and not e["event"].get("auto") for e in mine)
+        await back.close()
+
+
+async def test_when_the_owner_dies_another_node_takes_its_rooms_from_the_database(
+    tmp_path: Path,
+) -> None:
+    """Node A is killed: once its heartbeat expires, B closes the sockets it relayed (1012);
+    they join again, B claims the room and loads it from the database; nothing is lost."""
+    async with _nodes(tmp_path) as (a, b):
+        owner, code = await table_with_bots(
+            a.url, rules={"turn_seconds": 60, "trump_seconds": 60}, bots=(1, 3)
+        )
+        guest = HokmClient(b.url, name="Ali")
+        await guest.connect()
+        await guest.join(code)
+        await guest.command("sit", seat=2)
+        await owner.command("start")
+        await guest.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+
+        def six(c: HokmClient) -> bool:
+            return sum(e["event"]["kind"] == "card_played" for e in guest.events) >= 6
+
+        await asyncio.gather(owner.play_until(six, timeout=60), guest.play_until(six, timeout=60))
+        await asyncio.sleep(0.2)  # the last play's frames reach both
+        version, hand = guest.version, list((guest.view or {})["hand"])
+        await _kill(a)
+        with pytest.raises(ClientError):  # B saw A gone and sent the socket to reconnect
+            await guest.wait_for(lambda c: False, timeout=10)
+        back = HokmClient(b.url, token=guest.token)
+        await back.connect()
+        resumed = await back.join(code, last_version=version)
+        assert resumed["you"]["seat"] == 2 and resumed["game"]["hand"] == hand
+        actor = b.rooms.actors[code]
+        assert isinstance(actor, RoomActor) and actor.table.version >= version  # nothing lost
+        await owner.close()
+        await back.play_until(_over, timeout=120)  # a bot plays for the owner, gone with A
+        await back.close()
+
+
+async def test_a_room_idle_on_one_node_is_released_and_loaded_by_another(
+    tmp_path: Path,
+) -> None:
+    """Unloading an idle room releases its claim, so the next node to need it owns it."""
+    async with _nodes(tmp_path, room_idle_seconds=0.2) as (a, b):
+        owner = HokmClient(a.url, name="Sara")
+        await owner.connect()
+        code = await owner.create_room()
+        await owner.close()
+        for _ in range(100):
+            if code not in a.rooms.actors:
+                break
+            await asyncio.sleep(0.1)
+        assert code not in a.rooms.actors
+        room = await b.rooms.get(code)
+        assert isinstance(room, RoomActor) and b.rooms.actors[code] is room
+
+
+async def test_one_node_keeps_the_quick_match_queue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Players asking different nodes wait in one queue; errors come back as they were."""
+    prefix = f"hokm-test-{secrets.token_hex(4)}:"
+    db = str(tmp_path / "q.db")
+    node = {"redis_url": REDIS_URL, "redis_prefix": prefix, "heartbeat_ms": 1000}
+    try:
+        async with (
+            live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as a,
+            live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as b,
+        ):
+            sara = await a.account("sara_q")
+            ali = await b.account("ali_q")
+            joined = (await sara.post("/api/quick/join")).json()
+            assert joined["state"] == "waiting"
+            on_b = b.http(cookies=sara.cookies)  # the same session, asking the other node
+            assert (await on_b.get("/api/quick/status")).json()["state"] == "waiting"
+            again = await on_b.post("/api/quick/join")
+            assert again.status_code == 409 and again.json()["code"] == "already_queued"
+            assert (await ali.post("/api/quick/join")).json()["state"] == "waiting"
+            leaders = [_queue_size(n) for n in (a, b)]
+            assert sorted(leaders) == [0, 2]  # one node holds both players
+            assert (await on_b.post("/api/quick/leave")).json() == {"state": "idle"}
+            gone = await sara.post("/api/quick/leave")
+            assert gone.status_code == 409 and gone.json()["code"] == "not_queued"
+            out = await ali.post("/api/accounts/logout")  # leaves the queue too
+            assert out.status_code == 200
+            assert [_queue_size(n) for n in (a, b)] == [0, 0]
+    finally:
+        await _forget_keys(prefix)
+
+
+def _queue_size(live: Live) -> int:
+    return len(live.accounts.quick.queue)
+
+
+def test_serve_refuses_an_unreachable_redis_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """``hokm serve --redis`` with nothing there: one line, exit 2, no traceback."""
+    assert cli_main(["serve", "--db", ":memory:", "--redis", "redis://127.0.0.1:1/0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("hokm serve: cannot use Redis at redis://127.0.0.1:1/0")
+    assert "\n" not in err

@@ -9,10 +9,15 @@ in a subprocess on a fresh SQLite database (or ``--db``). Measured:
 * moves per second over all tables (human and bot moves);
 * the server's memory per table (RSS growth divided by the number of tables).
 
+With ``--relay REDIS_URL`` two server processes share the database through Redis
+(``hokm serve --redis``): every room is created on the first and played from the second, so
+each move and each frame crosses Redis twice (``docs/operations.md``, "Scaling out").
+
 Usage::
 
     .venv/bin/python scripts/load_bench.py --tables 500 --seconds 60
     .venv/bin/python scripts/load_bench.py --tables 100 200 500 1000 --seconds 30
+    .venv/bin/python scripts/load_bench.py --tables 200 --relay redis://127.0.0.1:6379/0
 """
 
 from __future__ import annotations
@@ -82,9 +87,10 @@ def children(pid: int) -> list[int]:
 
 
 class Server:
-    def __init__(self, db: str, args: argparse.Namespace) -> None:
+    def __init__(self, db: str, args: argparse.Namespace, *extra: str) -> None:
         self.db = db
         self.args = args
+        self.extra = extra
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkdtemp()) / "server.log"
 
@@ -108,6 +114,7 @@ class Server:
             str(self.args.full_gc_seconds),
             "--log-level",
             "warning",
+            *self.extra,
         ]
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
@@ -174,9 +181,11 @@ async def table(
 
     client.on_frame = on_frame
     await client.connect()
-    code = await client.create_room(
-        rules={"turn_seconds": 120, "trump_seconds": 120, "target_points": 7}
-    )
+    rules = {"turn_seconds": 120, "trump_seconds": 120, "target_points": 7}
+    if args.create_url:  # the room is owned by the other process: this socket is relayed
+        code = await HokmClient(args.create_url, token=client.token).create_room(rules=rules)
+    else:
+        code = await client.create_room(rules=rules)
     await client.join(code)
     await client.command("sit", seat=0)
     for seat in (1, 2, 3):
@@ -260,6 +269,7 @@ def client_process(
         str(args.think[0]),
         str(args.think[1]),
         *(["--no-batch"] if args.no_batch else []),
+        *(["--create-url", args.create_url] if args.create_url else []),
     ]
     nice = args.client_nice
     return subprocess.Popen(
@@ -334,13 +344,31 @@ async def main(args: argparse.Namespace) -> None:
         return
     for tables in args.tables:
         db = args.db or str(Path(tempfile.mkdtemp()) / "bench.db")
-        server = Server(db, args)
-        url = server.start()
+        if not args.relay:
+            server = Server(db, args)
+            url = server.start()
+            try:
+                result = await run_level(url, server, tables, args)
+            finally:
+                server.stop()
+            print(json.dumps(result), flush=True)
+            continue
+        os.environ["HOKM_REDIS_PREFIX"] = f"hokm-bench-{os.getpid()}-{tables}:"
+        owner, relay = (
+            Server(db, args, "--redis", args.relay),
+            Server(db, args, "--redis", args.relay),
+        )
+        args.create_url = owner.start()
         try:
-            result = await run_level(url, server, tables, args)
+            url = relay.start()
+            try:
+                result = await run_level(url, relay, tables, args)
+            finally:
+                relay.stop()
         finally:
-            server.stop()
-        print(json.dumps(result), flush=True)
+            owner.stop()
+        args.create_url = None
+        print(json.dumps({**result, "relayed": True}), flush=True)
 
 
 if __name__ == "__main__":
@@ -373,6 +401,13 @@ if __name__ == "__main__":
         help="run the client processes at this niceness (they stand for remote machines; on "
         "loopback they otherwise take the CPU from the server each time a frame wakes them)",
     )
+    parser.add_argument(
+        "--relay",
+        default=None,
+        metavar="REDIS_URL",
+        help="two server processes through this Redis: rooms created on one, played on the other",
+    )
+    parser.add_argument("--create-url", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--client-of", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)

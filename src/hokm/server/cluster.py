@@ -131,8 +131,7 @@ class RemoteRoom:
         frame = await self._call("attach", conn, name=name, last=last_version)
         if frame.get("type") == "error":
             self.conns.discard(conn)
-            if not self.conns:
-                self.cluster.forget_conn(conn)
+            self.cluster.forget_conn(conn)
         return frame
 
     async def command(
@@ -349,7 +348,7 @@ class Cluster:
 
     def send(self, node: str, message: dict[str, Any]) -> None:
         """Queue a message for ``node`` (published in order by one task)."""
-        self._outbox.put_nowait((node, orjson.dumps(message)))
+        self._outbox.put_nowait((node, orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)))
 
     async def call(self, node: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Ask ``node`` and wait for its answer frame (``server_error`` after the timeout)."""
@@ -532,7 +531,10 @@ class Cluster:
         self._remote.clear()
 
     async def _watch(self, db: aioredis.Redis) -> None:
-        nodes = {room.owner for room in self._rooms.values() if room.conns}
+        for room in list(self._rooms.values()):
+            if not room.conns:  # asked about once (REST): asked afresh next time
+                self.forget_room(room)
+        nodes = {room.owner for room in self._rooms.values()}
         nodes |= {node for node, _ in self._remote}
         nodes.discard(self.node)
         if not nodes:

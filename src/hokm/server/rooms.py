@@ -1059,7 +1059,7 @@ class RoomManager:
         recovered = 0
         for code in codes:
             try:
-                recovered += await self.get(code) is not None
+                recovered += await self.local(code) is not None  # (not another node's)
             except Exception:  # pragma: no cover - a broken room must not stop the server
                 log.exception("room %s: could not be recovered at start-up", code)
         if codes:

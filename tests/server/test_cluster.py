@@ -103,6 +103,20 @@ async def _sent_to_reconnect(client: HokmClient) -> None:
     assert client.closed is not None and client.closed.result() == (1012, "room_moved")
 
 
+async def _started_across(a: Node, b: Node) -> tuple[HokmClient, HokmClient, str]:
+    """A game started in a room of node A: its owner on A at seat 0, a guest on B at seat 2,
+    bots on 1 and 3 (long turn times: the humans' turns wait for them; a game to 2 points)."""
+    rules = {"turn_seconds": 60, "trump_seconds": 60, "target_points": 2}
+    owner, code = await table_with_bots(a.url, rules=rules, bots=(1, 3))
+    guest = HokmClient(b.url, name="Ali")
+    await guest.connect()
+    await guest.join(code)
+    await guest.command("sit", seat=2)
+    await owner.command("start")
+    await guest.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+    return owner, guest, code
+
+
 def _over(client: HokmClient) -> bool:
     return any(e["event"]["kind"] == "game_result" for e in client.events)
 
@@ -156,15 +170,7 @@ async def test_a_socket_of_another_node_is_held_and_resumed(tmp_path: Path) -> N
     """A relayed socket that drops is a disconnect like any other: its seat is held and
     a bot plays; back on the other node it resumes from its last version."""
     async with _nodes(tmp_path) as (a, b):
-        owner, code = await table_with_bots(
-            a.url, rules={"turn_seconds": 60, "trump_seconds": 60}, bots=(1, 3)
-        )
-        guest = HokmClient(b.url, name="Ali")
-        await guest.connect()
-        await guest.join(code)
-        await guest.command("sit", seat=2)
-        await owner.command("start")
-        await guest.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+        owner, guest, code = await _started_across(a, b)
         session = await guest.rest("GET", "/api/session")
         assert session["playing"] == [code]  # asked on node B, answered by A
         last = guest.version
@@ -226,15 +232,7 @@ async def test_when_the_owner_dies_another_node_takes_its_rooms_from_the_databas
     """Node A is killed: once its heartbeat expires, B closes the sockets it relayed (1012);
     they join again, B claims the room and loads it from the database; nothing is lost."""
     async with _nodes(tmp_path) as (a, b):
-        owner, code = await table_with_bots(
-            a.url, rules={"turn_seconds": 60, "trump_seconds": 60}, bots=(1, 3)
-        )
-        guest = HokmClient(b.url, name="Ali")
-        await guest.connect()
-        await guest.join(code)
-        await guest.command("sit", seat=2)
-        await owner.command("start")
-        await guest.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+        owner, guest, code = await _started_across(a, b)
 
         def six(c: HokmClient) -> bool:
             return sum(e["event"]["kind"] == "card_played" for e in guest.events) >= 6

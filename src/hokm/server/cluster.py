@@ -273,17 +273,15 @@ class Cluster:
         if self.redis is not None:
             with contextlib.suppress(Exception):
                 await self.redis.delete(self._alive(self.node))
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        await self._close_redis()
+        await self._close()
 
     async def crash(self) -> None:
         """Stop at once, releasing nothing: what other nodes see when this one is killed
         (for tests)."""
         self._stopping = True
+        await self._close()
+
+    async def _close(self) -> None:
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

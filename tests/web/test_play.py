@@ -488,6 +488,28 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
     assert wide.eval_on_selector(".chat.open", "e => getComputedStyle(e).position") == "static"
 
 
+def test_a_chat_sheet_folds_when_a_decision_of_yours_begins(
+    new_page: Callable[..., Page],
+) -> None:
+    """On a phone the chat opens as a sheet over the hand; left open, it would take the taps
+    meant for the cards and the turn would time out. It folds when your turn comes."""
+    page = new_page(viewport={"width": 360, "height": 740})
+    start_practice(page, "نگار", target=3, level="naive")
+    for _ in range(40):
+        page.wait_for_selector(DECISION, state="attached")
+        take_turn(page)  # now the bots play: open the chat while they do
+        page.click("#chat-toggle")
+        page.wait_for_selector(".chat.sheet")
+        if page.evaluate("(window.hokmStore.game?.legal ?? []).length") == 0:
+            break
+        page.click("#chat-toggle")  # our turn came back at once (we lead again): again
+    else:
+        raise AssertionError("the bots never had a turn")
+    page.wait_for_selector(".chat.open", state="detached")
+    page.wait_for_selector(f"{TRUMP_BUTTONS}, .hand .card.legal, #bam-go")
+    assert page.locator(".chat.sheet").count() == 0
+
+
 def test_a_double_click_plays_one_card_quietly_and_a_lost_network_is_said_at_once(
     new_page: Callable[..., Page],
 ) -> None:

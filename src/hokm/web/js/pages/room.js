@@ -151,6 +151,14 @@ export async function render(main, [rawCode]) {
       for (const el of document.querySelectorAll("#toasts .toast.error")) if (el.textContent === stale) el.remove();
     }
     ui.myTurn = myTurn;
+    // A decision of yours begins (a card, trump, bam): a chat sheet over the bottom of a
+    // phone's screen would hide the hand and take the taps meant for it, so it folds.
+    const deciding = (game?.legal ?? []).length > 0;
+    if (deciding && !ui.deciding && ui.chatSheet) {
+      ui.chatOpen = false;
+      ui.chatSheet = false;
+    }
+    ui.deciding = deciding;
     const atTable = game && status !== "lobby" && status !== "closed";
     if (atTable && Number.isInteger(store.mySeat)) rememberRoom(code);
     // From the lobby (perhaps scrolled down to the options) to the table: show its top.

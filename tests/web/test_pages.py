@@ -50,6 +50,7 @@ def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
     page.wait_for_selector('.home[data-ready="1"]')
     page.fill("#name", "Mina")
     for typed, said in (
+        ("", "کد اتاقی را که صاحب آن فرستاده است وارد کنید."),  # it used to say nothing
         ("ab", "این کد اتاق نیست"),
         ("KKKKKK", "اتاقی با این کد پیدا نشد."),
         ("https://hokm.example/r/kkk-kkk", "اتاقی با این کد پیدا نشد."),  # a pasted link

@@ -341,6 +341,7 @@ const STRINGS = {
     loading: "در حال بارگذاری…",
     not_found: "این صفحه پیدا نشد.",
     room_not_found: "اتاقی با این کد پیدا نشد.",
+    code_missing: "کد اتاقی را که صاحب آن فرستاده است وارد کنید.",
     code_malformed: "این کد اتاق نیست: کد اتاق شش حرف و رقم است، مانند \u2068K7QX4M\u2069، همان‌طور که صاحب اتاق فرستاده است.",
     // suits and ranks
     suit_S: "پیک",
@@ -688,6 +689,7 @@ const STRINGS = {
     loading: "Loading…",
     not_found: "Page not found.",
     room_not_found: "No room with this code.",
+    code_missing: "Enter the code of the room, as its owner sent it.",
     code_malformed: "This is not a room code: a code is six letters and digits like K7QX4M, as the room's owner sent it.",
     suit_S: "spades",
     suit_H: "hearts",

@@ -87,7 +87,7 @@ export async function render(main) {
     const link = state.code.trim().match(/(?:\/r\/|#\/room\/|[?&]room=)([^/?#&]+)\/?$/);
     const code = roomCode(link ? decodeURIComponent(link[1]) : state.code);
     if (!code) {
-      document.getElementById("code")?.focus();
+      badCode("code_missing");
       return;
     }
     if (!CODE_PATTERN.test(code)) {

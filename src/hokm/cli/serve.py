@@ -13,7 +13,8 @@ import asyncio
 import dataclasses
 import logging
 import sys
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, cast
 
 from hokm.cli import whole_number
 from hokm.table import TableConfig
@@ -195,7 +196,7 @@ def check_redis(url: str) -> str | None:
     async def ping() -> None:
         client = aioredis.Redis.from_url(url, socket_connect_timeout=5)
         try:
-            await client.ping()
+            await cast("Awaitable[bool]", client.ping())  # (typed for both clients)
         finally:
             await client.aclose()
 

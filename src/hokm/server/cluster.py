@@ -43,7 +43,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import redis.asyncio as aioredis
@@ -239,7 +239,7 @@ class Cluster:
         manager.cluster = self
         try:
             self.redis = aioredis.Redis.from_url(self.url)
-            await self.redis.ping()
+            await cast("Awaitable[bool]", self.redis.ping())  # (typed for both clients)
             self._claim = self.redis.register_script(_CLAIM)
             self._release = self.redis.register_script(_RELEASE)
             await self.redis.set(self._alive(self.node), b"1", px=self.heartbeat_ms)

@@ -413,20 +413,21 @@ class RoomActor:
         self._reply(item, step)
         if outcome.results or self.seq - self.snapshot_seq >= self.manager.settings.snapshot_every:
             await self._snapshot()
+        if isinstance(item, _Detach | _Command) and self.table.is_empty:
+            await self.manager.storage.update_room(self.code, active=False)
+        self._dispatch_bots(now)
+        self._schedule()
         seated = self.table.players_in_game()
         if seated != self._seated:
             # Who may come back to the game from another browser or server process
-            # (/api/session), kept as it changes, not only when the room is unloaded.
+            # (/api/session), kept as it changes, not only when the room is unloaded; after
+            # the timers and bots are set, so this write never delays them.
             self._seated = seated
             try:
                 await self.manager.storage.set_seated(self.code, seated)
             except Exception:  # only the home page's offer is stale; the next change retries
                 log.exception("room %s: storing who is seated failed", self.code)
                 self._seated = None
-        if isinstance(item, _Detach | _Command) and self.table.is_empty:
-            await self.manager.storage.update_room(self.code, active=False)
-        self._dispatch_bots(now)
-        self._schedule()
 
     def _apply(self, item: _Input, now: float) -> _Step:
         table = self.table

@@ -330,6 +330,38 @@ async def test_one_node_keeps_the_quick_match_queue(
         await _forget_keys(prefix)
 
 
+async def test_failed_logins_are_counted_once_for_every_node(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five wrong passwords for an account, spread over two nodes, stop the sixth try on
+    either (two processes do not allow twice the guesses); a good login clears them."""
+    prefix = f"hokm-test-{secrets.token_hex(4)}:"
+    db = str(tmp_path / "l.db")
+    node = {"redis_url": REDIS_URL, "redis_prefix": prefix, "heartbeat_ms": 1000}
+    try:
+        async with (
+            live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as a,
+            live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as b,
+        ):
+            await a.account("mina_l", "password-1")
+            http = [a.http(), b.http()]
+
+            async def login(i: int, password: str) -> httpx.Response:
+                body = {"username": "mina_l", "password": password}
+                return await http[i % 2].post("/api/accounts/login", json=body)
+
+            good = await login(1, "password-1")
+            assert good.status_code == 200
+            for i in range(5):
+                assert (await login(i, "wrong-one")).status_code == 401
+            for i in range(2):
+                refused = await login(i, "password-1")  # even the right one, for a while
+                assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+                assert int(refused.headers["Retry-After"]) > 800
+    finally:
+        await _forget_keys(prefix)
+
+
 def _queue_size(live: Live) -> int:
     return len(live.accounts.quick.queue)
 

@@ -36,7 +36,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -275,3 +275,31 @@ class LoginLimiter:
     def succeeded(self, *, account: str) -> None:
         """A good login clears the account's failures (not the address's)."""
         self._failures.pop(f"u:{account}", None)
+
+
+class FailedLogins(Protocol):
+    """Where failed logins are counted: :class:`LocalFailedLogins` in this process, or shared
+    by several server processes (``hokm.server.cluster.RedisFailedLogins``), so that running
+    more processes does not allow more guesses."""
+
+    async def check(self, *, account: str, address: str, now: float) -> None: ...
+
+    async def failed(self, *, account: str, address: str, now: float) -> None: ...
+
+    async def succeeded(self, *, account: str) -> None: ...
+
+
+class LocalFailedLogins:
+    """A :class:`LoginLimiter` of this process as :class:`FailedLogins`."""
+
+    def __init__(self, limiter: LoginLimiter) -> None:
+        self.limiter = limiter
+
+    async def check(self, *, account: str, address: str, now: float) -> None:
+        self.limiter.check(account=account, address=address, now=now)
+
+    async def failed(self, *, account: str, address: str, now: float) -> None:
+        self.limiter.failed(account=account, address=address, now=now)
+
+    async def succeeded(self, *, account: str) -> None:
+        self.limiter.succeeded(account=account)

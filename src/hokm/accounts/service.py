@@ -18,6 +18,8 @@ from hokm.accounts.errors import (
     NotFoundError,
 )
 from hokm.accounts.security import (
+    FailedLogins,
+    LocalFailedLogins,
     LoginLimiter,
     Passwords,
     check_display_name,
@@ -55,6 +57,8 @@ class AccountService:
         self.store = store
         self.passwords = passwords or Passwords()
         self.limiter = limiter or LoginLimiter()
+        # Shared by several server processes when set (hokm.server.cluster); else ``limiter``.
+        self.failed_logins: FailedLogins | None = None
         self.clock = clock
         # A further check of display names, after check_display_name: the server's rule for
         # every name shown at a table (no links, no phone numbers); raises InvalidInputError.
@@ -107,13 +111,14 @@ class AccountService:
         if len(username) > 64 or len(password) > 256:
             raise InvalidCredentialsError()
         key = username_key(username)
-        self.limiter.check(account=key, address=address, now=self.clock())
+        failures = self.failed_logins or LocalFailedLogins(self.limiter)
+        await failures.check(account=key, address=address, now=self.clock())
         account = await self.store.account_by_username(username)
         stored = account.password_hash if account is not None else None
         if not await self.passwords.verify(stored, password) or account is None:
-            self.limiter.failed(account=key, address=address, now=self.clock())
+            await failures.failed(account=key, address=address, now=self.clock())
             raise InvalidCredentialsError()
-        self.limiter.succeeded(account=key)
+        await failures.succeeded(account=key)
         if self.passwords.needs_rehash(account.password_hash):
             await self.store.set_password(account.player_id, await self.passwords.hash(password))
         return await self._new_session(account.player_id)

@@ -45,7 +45,7 @@ from hokm.server.auth import (
     Identity,
     clean_name,
 )
-from hokm.server.cluster import Cluster
+from hokm.server.cluster import Cluster, RedisFailedLogins
 from hokm.server.limits import AddressLimits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
@@ -459,6 +459,7 @@ async def setup(server: ServerState) -> AccountsState:
     cluster = getattr(server.rooms, "cluster", None)
     if cluster is not None:
         _share_quick_match(cluster, state.quick)
+        service.failed_logins = RedisFailedLogins(cluster, lambda: service.limiter)
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)

@@ -30,6 +30,8 @@ only who owns what and carries messages between the nodes.
   as after any disconnect).
 * **The quick-match queue** is kept by one node at a time, elected the same way as a room's
   owner (``{prefix}quick``); the others forward its four calls there.
+* **Failed logins** are counted in Redis (:class:`RedisFailedLogins`), so more nodes never
+  allow more password guesses.
 
 Without ``HOKM_REDIS_URL`` (``hokm serve --redis``) none of this runs: one process, as before.
 """
@@ -48,13 +50,15 @@ from typing import TYPE_CHECKING, Any, cast
 import orjson
 import redis.asyncio as aioredis
 
+from hokm.accounts.errors import RateLimitedError
 from hokm.server.errors import error_frame
 
 if TYPE_CHECKING:
+    from hokm.accounts.security import LoginLimiter
     from hokm.server.auth import Identity
     from hokm.server.rooms import Connection, RoomManager
 
-__all__ = ["Cluster", "ClusterError", "RemoteConnection", "RemoteRoom"]
+__all__ = ["Cluster", "ClusterError", "RedisFailedLogins", "RemoteConnection", "RemoteRoom"]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +86,55 @@ class ClusterError(Exception):
 
 
 QuickHandler = Callable[[str, "Identity"], Awaitable[dict[str, Any]]]
+
+
+class RedisFailedLogins:
+    """Failed logins counted in Redis (``{prefix}login:u:<account>`` and ``…:a:<address>``,
+    sorted sets of their times): the sliding windows of ``limits()``, a
+    :class:`~hokm.accounts.security.LoginLimiter`, kept once for every process, so running
+    more processes does not allow more password guesses."""
+
+    def __init__(self, cluster: Cluster, limits: Callable[[], LoginLimiter]) -> None:
+        self.cluster = cluster
+        self.limits = limits
+
+    def _keys(self, account: str, address: str) -> list[tuple[str, int]]:
+        limits = self.limits()
+        prefix = f"{self.cluster.prefix}login:"
+        return [
+            (f"{prefix}u:{account}", limits.max_per_account),
+            (f"{prefix}a:{address}", limits.max_per_address),
+        ]
+
+    async def check(self, *, account: str, address: str, now: float) -> None:
+        window = self.limits().window_seconds
+        keys = self._keys(account, address)
+        async with self.cluster._db().pipeline(transaction=False) as pipe:
+            for key, _ in keys:
+                pipe.zremrangebyscore(key, "-inf", now - window)
+                pipe.zrange(key, 0, -1, withscores=True)
+            answers = await pipe.execute()
+        wait = 0.0
+        for (_, limit), times in zip(keys, answers[1::2], strict=True):
+            if len(times) >= limit:
+                wait = max(wait, float(times[len(times) - limit][1]) + window - now)
+        if wait > 0:
+            raise RateLimitedError(wait)
+
+    async def failed(self, *, account: str, address: str, now: float) -> None:
+        window = self.limits().window_seconds
+        member = f"{now!r}:{secrets.token_hex(4)}"  # two failures in the same instant count twice
+        async with self.cluster._db().pipeline(transaction=False) as pipe:
+            for key, _ in self._keys(account, address):
+                pipe.zadd(key, {member: now})
+                pipe.expire(key, int(window) + 1)
+            await pipe.execute()
+
+    async def succeeded(self, *, account: str) -> None:
+        key = self._keys(account, "")[0][0]
+        async with self.cluster._db().pipeline(transaction=False) as pipe:
+            pipe.delete(key)
+            await pipe.execute()
 
 
 class RemoteConnection:

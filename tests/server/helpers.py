@@ -64,9 +64,10 @@ async def running_server(config: Settings, app: Any = None) -> AsyncIterator[str
 class ServerProcess:
     """``hokm serve`` in a subprocess (for restart tests, including ``kill -9``)."""
 
-    def __init__(self, db: Path, *extra: str) -> None:
+    def __init__(self, db: Path, *extra: str, name: str = "server") -> None:
         self.db = db
         self.extra = extra
+        self.name = name  # its logs: ``<name>-<run>.log`` beside the database
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.runs = 0
@@ -81,7 +82,7 @@ class ServerProcess:
             env["HOKM_TEST_CRASH_AT"] = self.crash_at
         args = [sys.executable, *program, "serve", "--port", str(port), "--db", str(self.db)]
         self.runs += 1
-        self.log = self.db.with_name(f"server-{self.runs}.log")
+        self.log = self.db.with_name(f"{self.name}-{self.runs}.log")
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
                 [*args, *self.extra],

@@ -29,7 +29,7 @@ from hokm.server.cluster import Cluster, RemoteRoom
 from hokm.server.rooms import RoomActor
 from hokm.storage import SqlStorage
 from tests.accounts.live import Live, live_server
-from tests.server.helpers import PG_URL, running_server, settings, table_with_bots
+from tests.server.helpers import PG_URL, ServerProcess, running_server, settings, table_with_bots
 from tests.server.test_leak import _leaks
 
 REDIS_URL = os.environ.get("HOKM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -251,6 +251,56 @@ async def test_when_the_owner_dies_another_node_takes_its_rooms_from_the_databas
         await owner.close()
         await back.play_until(_over, timeout=120)  # a bot plays for the owner, gone with A
         await back.close()
+
+
+async def test_two_hokm_serve_processes_and_a_kill_9(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real thing: two ``hokm serve --redis`` processes on one database. The process that
+    owns the room is killed with SIGKILL mid-hand; after its heartbeat expires (10 s) the other
+    sends its socket to reconnect, loads the room from the database and the game is played to
+    its end and stored."""
+    prefix = f"hokm-test-{secrets.token_hex(4)}:"
+    monkeypatch.setenv("HOKM_REDIS_PREFIX", prefix)
+    db = tmp_path / "hokm.db"
+    flags = ("--bot-delay", "0", "--hand-pause", "0", "--redis", REDIS_URL)
+    a, b = ServerProcess(db, *flags, name="a"), ServerProcess(db, *flags, name="b")
+    try:
+        url_a, url_b = await a.start(), await b.start()
+        rules = {"turn_seconds": 60, "trump_seconds": 60, "target_points": 2}
+        owner, code = await table_with_bots(url_a, rules=rules, bots=(1, 3))
+        guest = HokmClient(url_b, name="Ali")
+        await guest.connect()
+        await guest.join(code)
+        await guest.command("sit", seat=2)
+        await owner.command("start")
+        await guest.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+
+        def six(c: HokmClient) -> bool:
+            return sum(e["event"]["kind"] == "card_played" for e in guest.events) >= 6
+
+        await asyncio.gather(owner.play_until(six, timeout=60), guest.play_until(six, timeout=60))
+        await asyncio.sleep(0.2)
+        version, hand = guest.version, list((guest.view or {})["hand"])
+        a.kill()
+        with pytest.raises(ClientError, match="closed"):
+            await guest.wait_for(lambda c: False, timeout=30)
+        assert guest.closed is not None and guest.closed.result() == (1012, "room_moved")
+        back = HokmClient(url_b, token=guest.token)
+        await back.connect()
+        resumed = await back.join(code, last_version=version)
+        assert resumed["you"]["seat"] == 2 and resumed["game"]["hand"] == hand
+        await back.play_until(_over, timeout=120)
+        games = (await back.rest("GET", f"/api/rooms/{code}/games"))["games"]
+        assert len(games) == 1 and games[0]["cancelled"] is False
+        await back.close()
+        with contextlib.suppress(Exception):
+            await owner.close()
+    finally:
+        for server in (a, b):
+            if server.proc is not None and server.proc.poll() is None:
+                server.stop()
+        await _forget_keys(prefix)
 
 
 async def test_a_node_that_finds_its_heartbeat_expired_drops_its_rooms(tmp_path: Path) -> None:

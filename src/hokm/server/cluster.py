@@ -313,6 +313,11 @@ class Cluster:
         """After the rooms stopped and were released: tell the sockets relayed here to
         reconnect elsewhere, then leave."""
         self._stopping = True
+        log.info(
+            "cluster: node %s leaves; %d socket(s) of other nodes sent to reconnect",
+            self.node,
+            len(self._remote),
+        )
         for remote in list(self._remote.values()):
             remote.close(*MOVED)
         self._remote.clear()

@@ -589,3 +589,32 @@ def test_players_away_are_said_in_one_line(new_page: Callable[..., Page]) -> Non
     lines = pages[0].locator("#away > div").all_inner_texts()
     assert len(lines) == 1 and "قطع شده‌اند" in lines[0] and "ربات‌ها" in lines[0], lines
     shot(pages[0], "phone-two-away")
+
+
+def test_the_hakem_sees_the_five_cards_beside_the_trump_buttons_on_a_small_phone(
+    new_page: Callable[..., Page],
+) -> None:
+    """At 320×640 the four suits sit in one row, so the hakem's five cards are on the screen
+    without scrolling while the trump timer runs (two rows of suits pushed them below)."""
+    page = new_page(viewport={"width": 320, "height": 640})
+    create_room(page, "Omid")
+    page.evaluate("hokmConn.command('set_rules', {options: {first_hakem: 'manual'}})")
+    page.wait_for_function("hokmStore.table.rules.first_hakem === 'manual'")
+    for seat in (1, 2, 3):
+        page.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}}})")
+    page.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    page.evaluate("document.querySelector('#start').click()")
+    page.click('#choose-hakem .hakem-btn[data-seat="0"]')
+    page.wait_for_selector("#choose-trump .suit-btn")
+    page.wait_for_function("document.querySelectorAll('.hand .card').length === 5")
+    page.wait_for_timeout(300)  # the deal's animation
+    tops = page.eval_on_selector_all(
+        "#choose-trump .suit-btn", "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 4 and len(set(tops)) == 1, tops  # one row
+    bottoms = page.eval_on_selector_all(
+        ".hand .card", "els => els.map(e => e.getBoundingClientRect().bottom)"
+    )
+    assert page.evaluate("window.scrollY") == 0
+    assert max(bottoms) <= page.evaluate("innerHeight"), bottoms
+    shot(page, "phone320-trump-choice")

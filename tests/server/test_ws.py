@@ -202,13 +202,16 @@ async def test_flooding_is_rate_limited_then_closed(tmp_path: Path) -> None:
         client = HokmClient(url, name="Flood")
         await client.connect()
         with pytest.raises(Exception):  # noqa: B017 - closed while flooding
-            for _ in range(2000):
-                await client.send({"type": "ping"})
+            for n in range(2000):
+                await client.send({"type": "ping", "ref": f"p{n}"})
                 await asyncio.sleep(0.001)
         assert client.closed is not None
         code, _ = await asyncio.wait_for(client.closed, 5)
         assert code == 4008
-        assert any(f.get("code") == "rate_limited" for f in client.frames)
+        limited = [f for f in client.frames if f.get("code") == "rate_limited"]
+        assert limited and all(f["ref"].startswith("p") for f in limited)  # which frame
+        answered = {f["ref"] for f in client.frames if f.get("type") == "pong"}
+        assert not answered & {f["ref"] for f in limited}  # refused: not answered too
         assert any(f.get("type") == "bye" and f["code"] == 4008 for f in client.frames)
 
 

@@ -354,8 +354,11 @@ class _Session:
                         conn.close(4008, "flooding")
                         break
                     if now - self.last_flood_error >= 1.0:
+                        # naming the refused frame, so a client waiting for its answer
+                        # learns at once (others refused in the same second get none)
                         self.last_flood_error = now
-                        conn.push(error_frame("rate_limited"))
+                        ref = _ref_of(raw) if isinstance(raw, str) else None
+                        conn.push(error_frame("rate_limited", ref=ref))
                     continue
                 received = time.time()
                 try:

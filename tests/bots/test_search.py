@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from hokm.bots.rule import RuleBot
 from hokm.bots.search import SearchBot
-from hokm.engine import Deal, Game, Phase, Play, RuleSet, Seat, Suit, view_of
+from hokm.engine import Deal, DecideBam, Game, Phase, Play, RuleSet, Seat, Suit, view_of
 
 
 def _bots(worlds: int = 2) -> list[SearchBot]:
@@ -31,6 +32,39 @@ def test_search_bots_play_only_legal_moves() -> None:
             assert game.can(action)
             game.apply(action)
         assert game.winner_team in (0, 1)
+
+
+def test_search_bots_play_on_through_a_bam() -> None:
+    """After a team at 7–0 goes on for bam, every seat's search bot plays a legal card to the
+    hand's end (it raised KeyError there: its searches count to 7 tricks, not 13)."""
+    rule, bams = RuleBot(seed=0), 0
+    for i in range(400):
+        game = Game(RuleSet.preset("classic"), hakem=Seat(i % 4))
+        game.apply(Deal.from_seed(f"bam-{i}", Seat(i % 4)))
+        while game.phase is not Phase.BAM and not game.hand_results:
+            if game.phase is Phase.DEAL:
+                break
+            seat = game.to_move
+            assert seat is not None
+            game.apply(rule.act(view_of(game, seat)))
+        if game.phase is not Phase.BAM:
+            continue
+        team = game.bam_team
+        assert team is not None
+        game.apply(DecideBam(Seat(team), go=True))
+        bots = _bots()
+        while not game.hand_results:
+            seat = game.to_move
+            assert seat is not None
+            view = view_of(game, seat)
+            assert view.bam_going
+            action = bots[seat].act(view)
+            assert action.to_dict() in view.legal
+            game.apply(action)
+        bams += 1
+        if bams == 3:
+            break
+    assert bams == 3
 
 
 def test_decisions_are_deterministic_for_a_seed() -> None:

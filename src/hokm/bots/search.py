@@ -229,6 +229,11 @@ class SearchBot(CardBot):
             raise ValueError("no card to play in this view")
         if len(cards) == 1:
             return cards[0]
+        if view.bam_going:
+            # A bam is being played: the hand is decided by taking every trick (or, defending,
+            # one), not by reaching 7, which is all the searches below count to (they
+            # crashed here on cards with no outcome). The rule bot's bam play decides.
+            return self.rule.choose_card(view)
         if len(view.tricks) < self.learned and learned_applies(view, near_target=self.near_target):
             return self.learned_card(view, cards)
         evaluation = self.evaluate(view, self.rule.choose_card(view))

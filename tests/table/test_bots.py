@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from hokm.bots import Bot
-from hokm.engine import RuleSet, view_of
+import logging
+
+import pytest
+
+from hokm.bots import Bot, RandomBot
+from hokm.bots.rule import RuleBot
+from hokm.engine import Action, RuleSet, SeatView, view_of
 from hokm.table import Table, TableConfig, choose_bot_action, make_table_bot
+from hokm.table import bots as bots_module
 
 from .conftest import Clock, make_table, ok, seat_bots
 
@@ -84,3 +90,27 @@ def test_table_bots_are_real_bots_and_always_legal(clock: Clock) -> None:
     table = _bot_table(clock, delay=0)
     table.advance(clock.now)
     assert table.game is not None and table.game.hand_number >= 0
+
+
+def test_a_bot_that_fails_is_replaced_by_the_rule_bot_for_that_turn(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot raising (the hard bot did in every bam) must not stall a table: the rule bot
+    answers that turn, and the failure is logged."""
+    table = _bot_table(clock)
+    (turn,) = table.pending_bot_turns(clock.advance(1))
+    made = bots_module.make_table_bot
+
+    class Broken(RandomBot):
+        def act(self, view: SeatView) -> Action:
+            raise KeyError(9)
+
+    def make(level: str, *, seed: int | str = 0) -> Bot:
+        return Broken(seed=seed) if level == "random" else made(level, seed=seed)
+
+    monkeypatch.setattr(bots_module, "make_table_bot", make)
+    with caplog.at_level(logging.ERROR, logger="hokm.table.bots"):
+        action = choose_bot_action(turn)
+    assert action == RuleBot(seed=turn.seed).act(turn.view)
+    assert "the random bot failed" in caplog.text
+    assert table.apply_bot_action(turn.seat, action, turn.version, clock.now).events

@@ -8,6 +8,7 @@ in a thread or process pool so a thinking bot never delays another table.
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,8 @@ from hokm.engine import Action
 from hokm.table.model import BotTurn
 
 __all__ = ["choose_bot_action", "make_table_bot"]
+
+log = logging.getLogger(__name__)
 
 
 def make_table_bot(level: str, *, seed: int | str = 0) -> Bot:
@@ -37,10 +40,18 @@ def make_table_bot(level: str, *, seed: int | str = 0) -> Bot:
 
 
 def choose_bot_action(turn: BotTurn) -> Action:
-    """The action the bot of ``turn.level`` takes for ``turn.view`` (always a legal one)."""
-    bot = make_table_bot(turn.level, seed=turn.seed)
-    action = bot.act(turn.view)
+    """The action the bot of ``turn.level`` takes for ``turn.view`` (always a legal one).
+
+    A buggy bot never blocks or breaks a table: an illegal action, or an error (logged), and
+    the rule bot decides instead (the random bot if the rule bot fails too)."""
     legal = turn.view.legal
-    if action.to_dict() not in legal:  # a buggy bot never blocks or breaks a table
-        action = RandomBot(seed=turn.seed).act(turn.view)
-    return action
+    for level in dict.fromkeys((turn.level, "medium")):
+        try:
+            action = make_table_bot(level, seed=turn.seed).act(turn.view)
+        except Exception:
+            log.exception("the %s bot failed on a turn of seat %d", level, turn.seat)
+            continue
+        if action.to_dict() in legal:
+            return action
+        log.error("the %s bot chose an illegal action: %s", level, action.to_dict())
+    return RandomBot(seed=turn.seed).act(turn.view)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -99,6 +100,29 @@ def test_hokm_play_runs_as_a_command_reading_stdin() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "Game over:" in proc.stdout
+
+
+def test_a_game_ended_by_a_hangup_or_a_kill_is_saved(tmp_path: Path) -> None:
+    """The terminal closing (SIGHUP) or a kill (SIGTERM) ends the game like Ctrl-C: the record
+    so far is saved (it was lost)."""
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        path = tmp_path / f"{number.name}.json"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "hokm", "play", "--seed", "x", "--record", str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        for line in proc.stdout:  # wait for the first hand's header: the game is on
+            if "=== Hand 1" in line:
+                break
+        proc.send_signal(number)
+        out, _ = proc.communicate(timeout=30)
+        assert proc.returncode == 128 + number, out
+        assert f"Stopped ({number.name})." in out and f"saved to {path}" in out
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert judge(record)["ok"] and not judge(record)["game_over"]
 
 
 def test_a_target_below_one_is_refused_by_its_option_name() -> None:
@@ -203,7 +227,7 @@ def test_declining_a_bam_tells_the_last_trick_once_and_h_explains_the_question()
         line for line in before.splitlines() if "wins the trick" in line or "win the trick" in line
     ][-1]
     assert last not in after.split("Hand over:", 1)[0]
-    assert "Hand over: You and North win (kot), tricks 7–0, 2 points; score" in after
+    assert "Hand over: You and North win (kot), tricks 7–0, 2 points; score you+North" in after
 
 
 def test_an_empty_seed_or_record_name_is_refused_before_the_game() -> None:

@@ -15,8 +15,10 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
 import textwrap
+import threading
 from collections.abc import Collection
 from typing import Any, TextIO
 
@@ -128,6 +130,7 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
         preset=args.preset or "platform-a",
     )
     code = 0
+    handlers = _on_hangup()
     try:
         session.play_game()
     except Quit:
@@ -135,8 +138,20 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
     except KeyboardInterrupt:
         print("\nInterrupted.", file=out)
         code = 130
+    except _Stopped as stop:  # the terminal closed (SIGHUP) or a kill (SIGTERM)
+        with contextlib.suppress(OSError):
+            print(f"\nStopped ({signal.Signals(stop.signum).name}).", file=out)
+        code = 128 + stop.signum
     except BrokenPipeError:
         code = 1
+    except Exception:  # a bug: the game so far is still saved, then the traceback
+        if record is not None:
+            with contextlib.suppress(Exception):
+                session.save_record(record)
+        raise
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
     if record is not None:
         try:
             saved = session.save_record(record)
@@ -144,6 +159,24 @@ def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | No
             saved = 1
         code = code or saved
     return code
+
+
+class _Stopped(Exception):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_hangup() -> dict[int, Any]:
+    """While a game is played, SIGHUP and SIGTERM end it like Ctrl-C (the record is saved);
+    returns the handlers to put back. Only the main thread may set them."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stopped(signum)
+
+    return {number: signal.signal(number, stop) for number in (signal.SIGHUP, signal.SIGTERM)}
 
 
 def _unwritable(path: str) -> str | None:
@@ -364,11 +397,12 @@ class PlaySession:
         r = self.game.hand_results[-1]
         w = r.winner_team
         who = "You and North" if w == 0 else "East and West"
-        # The winners' figures first, as the game-over line gives them.
+        # The winners' tricks first ("win 7–3"); the score as the hand's header gives it,
+        # team by team (winners first, it read "score 1–2" beside a header's "2 – 1").
         self.say(
             f"Hand over: {who} win ({r.result.replace('_', ' ')}), tricks "
             f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}; "
-            f"score {r.score[w]}–{r.score[1 - w]}.",
+            f"score you+North {r.score[0]} – {r.score[1]} East+West.",
             wrap=True,
         )
 
@@ -541,9 +575,19 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
     '10♣'
     >>> _parse_choice("j", hand, legal=parse_cards("10C")) in hand  # refused by the caller
     True
+    >>> ten = tuple(parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10C JD"))
+    >>> _parse_choice("10", ten, legal=ten)
+    '10: card number 10 (J♦) or your 10♣? type JD or TC'
+    >>> _parse_choice("10", ten[:8] + ten[9:] + ten[8:9], legal=ten).pretty  # the 10th is the ten
+    '10♣'
     """
     if not text:
         return "type a card such as QH or its number; h for help"
+    tens = [c for c in hand if str(c)[:-1] == "T"]
+    if text == "10" and len(hand) >= 10 and tens and tens != [hand[9]]:
+        # card number 10, or the ten? Said, never guessed.
+        named = " or ".join(c.pretty for c in tens)
+        return f"10: card number 10 ({hand[9].pretty}) or your {named}? type {hand[9]} or {tens[0]}"
     if text.isdecimal():
         n = int(text)
         if 1 <= n <= len(hand):
@@ -553,7 +597,7 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
     if rank in ("K", "J", "T"):  # not A or Q: 'a' and 'q' are commands; 10 is a card number
         held = [c for c in hand if str(c)[:-1] == rank]
         if not held:
-            return f"you hold no {rank}"
+            return f"you hold no {'10' if rank == 'T' else rank}"
         playable = [c for c in held if c in legal]
         if len(playable) > 1:
             return "which one? " + " or ".join(c.pretty for c in playable)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -76,6 +77,27 @@ def test_serve_says_in_one_line_why_it_cannot_use_the_database(
         lines = err.strip().splitlines()
         assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err
         assert "secret" not in err  # the password is not shown
+
+
+def test_serve_says_in_one_line_why_it_cannot_listen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A busy port or a host that is not this machine's: one line and exit 2, before the
+    database is created (uvicorn printed six lines and exited 3, after creating it)."""
+    db = tmp_path / "never.db"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        for argv, said in (
+            (["--port", str(port)], f"port {port} on 127.0.0.1 is in use"),
+            (["--host", "999.1.1.1"], "cannot listen on '999.1.1.1'"),
+        ):
+            assert main(["serve", "--db", str(db), *argv]) == 2
+            err = capsys.readouterr().err
+            lines = err.strip().splitlines()
+            assert len(lines) == 1 and said in lines[0], err
+    assert not db.exists()
 
 
 def test_a_stray_argument_is_refused_with_the_commands_own_usage(

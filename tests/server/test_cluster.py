@@ -418,7 +418,8 @@ def _queue_size(live: Live) -> int:
 
 def test_serve_refuses_an_unreachable_redis_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     """``hokm serve --redis`` with nothing there: one line, exit 2, no traceback."""
-    assert cli_main(["serve", "--db", ":memory:", "--redis", "redis://127.0.0.1:1/0"]) == 2
+    argv = ["serve", "--db", ":memory:", "--port", "0", "--redis", "redis://127.0.0.1:1/0"]
+    assert cli_main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("hokm serve: cannot use Redis at redis://127.0.0.1:1/0")
     assert "\n" not in err

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import errno
 import logging
 import sys
 from collections.abc import Awaitable
@@ -19,7 +20,7 @@ from typing import Any, cast
 from hokm.cli import whole_number
 from hokm.table import TableConfig
 
-__all__ = ["check_database", "register", "run"]
+__all__ = ["check_database", "check_listen", "check_redis", "register", "run"]
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
@@ -108,6 +109,10 @@ def run(args: argparse.Namespace) -> int:
     from hokm.server import Settings, create_app
     from hokm.storage import database_url
 
+    problem = check_listen(args.host, args.port)
+    if problem is not None:
+        print(f"hokm serve: {problem}", file=sys.stderr)
+        return 2
     url = database_url(args.db)
     problem = check_database(url)
     if problem is not None:
@@ -182,6 +187,27 @@ def check_database(url: str) -> str | None:
         if shown not in reason:
             reason = f"cannot open the database {shown}: {reason}"
         return reason
+    return None
+
+
+def check_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (one line), or None: checked before
+    anything else, so a busy port or a mistyped host is one line, not uvicorn's six."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        return f"cannot listen on {host!r}: not an address of this machine ({exc})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is in use: stop what uses it, or choose --port"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
     return None
 
 

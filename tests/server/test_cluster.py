@@ -13,6 +13,9 @@ import dataclasses
 import os
 import random
 import secrets
+import socket
+import subprocess
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +26,7 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
 from hokm.cli import main as cli_main
-from hokm.client import ClientError, HokmClient
+from hokm.client import ClientError, HokmClient, ServerError
 from hokm.server import create_app
 from hokm.server.cluster import Cluster, RemoteRoom
 from hokm.server.rooms import RoomActor
@@ -323,6 +326,216 @@ async def test_a_node_that_finds_its_heartbeat_expired_drops_its_rooms(tmp_path:
         # loaded again from the database by the node its claim names (A, alive again)
         assert (code in a.rooms.actors) != (code in b.rooms.actors)
         await back.close()
+
+
+async def test_frames_after_an_answer_never_overtake_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spectator joining through the other node gets its snapshot before the events that
+    followed it, even when Redis is slow (the publisher lags here): events used to arrive
+    first in one join of five."""
+    send_loop = Cluster._send_loop
+
+    async def lagging(self: Cluster) -> None:
+        original = self._outbox.get
+
+        async def late() -> tuple[str, bytes]:
+            item = await original()
+            await asyncio.sleep(0.03)
+            return item
+
+        self._outbox.get = late  # type: ignore[method-assign]
+        await send_loop(self)
+
+    monkeypatch.setattr(Cluster, "_send_loop", lagging)
+    async with _nodes(tmp_path) as (a, b):
+        owner = HokmClient(a.url, name="Sara")
+        await owner.connect()
+        code = await owner.create_room(rules={"target_points": 50})
+        await owner.join(code)
+        for seat in range(4):
+            await owner.command("add_bot", seat=seat)
+        await owner.command("start")
+        for _ in range(25):
+            spectator = HokmClient(b.url, name="Eve")
+            await spectator.connect()
+            await spectator.join(code, spectator=True)
+            await asyncio.sleep(0.05)
+            frames = list(spectator.frames)
+            answer = next(i for i, f in enumerate(frames) if f.get("room") and f.get("ref"))
+            assert not [f for f in frames[:answer] if f.get("type") == "event"]
+            await spectator.close()
+        await owner.close()
+
+
+async def test_relayed_sockets_leave_nothing_behind(tmp_path: Path) -> None:
+    """A socket that leaves its room through the relay, or whose room moved, is forgotten on
+    both nodes (they were kept, and a later move closed a socket in another room)."""
+    async with _nodes(tmp_path) as (a, b):
+        owner, code = await table_with_bots(a.url, rules={"turn_seconds": 60})
+        guest = HokmClient(b.url, name="Ali")
+        await guest.connect()
+        await guest.join(code)
+        await guest.command("leave")
+        assert not b.cluster._cids and not a.cluster._remote
+        await guest.close()
+        refused = HokmClient(b.url, name="Omid")
+        await refused.connect()
+        await refused.join(code)
+        with pytest.raises(ServerError):
+            await refused.command("sit", seat=0)  # taken: refused, still in the room
+        await _kill(a)
+        await _sent_to_reconnect(refused)
+        await asyncio.sleep(0.3)
+        assert not b.cluster._cids and not b.cluster._locals and not b.cluster._rooms
+        await owner.close()
+
+
+async def test_a_node_cut_off_from_redis_drops_its_rooms_before_another_may_claim_them(
+    tmp_path: Path,
+) -> None:
+    """Node A's link to Redis stalls (packets stop, no reset). A stops writing its rooms and
+    drops them well before its heartbeat expires; only then may B claim them: never two
+    owners of one room."""
+    proxy = _StallingProxy()
+    port = await proxy.start()
+    prefix = f"hokm-test-{secrets.token_hex(4)}:"
+    base = settings(tmp_path / "p.db", redis_prefix=prefix, heartbeat_ms=1000)
+    stalled = dataclasses.replace(base, redis_url=f"redis://127.0.0.1:{port}/0")
+    direct = dataclasses.replace(base, redis_url=REDIS_URL)
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            apps = create_app(stalled), create_app(direct)
+            url_a = await stack.enter_async_context(running_server(stalled, apps[0]))
+            url_b = await stack.enter_async_context(running_server(direct, apps[1]))
+            rooms_a, rooms_b = apps[0].state.hokm.rooms, apps[1].state.hokm.rooms
+            owner, code = await table_with_bots(url_a, rules={"turn_seconds": 60})
+            proxy.stalled = True
+            await _sent_to_reconnect(owner)  # within 0.6 of the expiry, plus a beat
+            assert code not in rooms_a.actors
+            # B claims it once A's heartbeat has expired; a join before that was relayed to
+            # A, and B sends it to reconnect when it sees A gone, as any client does.
+            other = await _join_when_possible(url_b, code)
+            assert code in rooms_b.actors and code not in rooms_a.actors
+            await other.close()
+            proxy.stalled = False
+    finally:
+        await proxy.stop()
+        await _forget_keys(prefix)
+
+
+async def test_redis_going_away_and_back_does_not_freeze_a_node(tmp_path: Path) -> None:
+    """Redis stops: the nodes stay responsive, drop their rooms (their sockets reconnect) and
+    answer; Redis comes back: they rejoin by themselves and rooms are played again."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = _redis_server(port)
+    prefix = f"hokm-test-{secrets.token_hex(4)}:"
+    config = settings(
+        tmp_path / "r.db",
+        redis_url=f"redis://127.0.0.1:{port}/0",
+        redis_prefix=prefix,
+        heartbeat_ms=1000,
+    )
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            url_a = await stack.enter_async_context(running_server(config))
+            url_b = await stack.enter_async_context(running_server(config))
+            owner, code = await table_with_bots(url_a, rules={"turn_seconds": 60})
+            server.kill()
+            server.wait()
+            await _sent_to_reconnect(owner)  # its room was dropped: nobody may trust it now
+            async with httpx.AsyncClient(timeout=2) as http:
+                for _ in range(10):  # the event loop keeps answering meanwhile
+                    assert (await http.get(f"{url_a}/api/health")).status_code == 200
+                    await asyncio.sleep(0.2)
+            server = _redis_server(port)
+            back = await _join_when_possible(url_b, code, token=owner.token)
+            await back.command("start")
+            await back.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+            await back.close()
+    finally:
+        server.kill()
+        server.wait()
+
+
+async def _join_when_possible(url: str, code: str, *, token: str | None = None) -> HokmClient:
+    """Join ``code`` at ``url`` as a client does: reconnecting after a refusal or a close."""
+    for _ in range(60):
+        client = HokmClient(url, name="Ali", token=token, timeout=3)
+        try:
+            await client.connect()
+            await client.join(code)
+            return client
+        except (ClientError, ServerError, OSError):
+            await client.close()
+            await asyncio.sleep(0.2)
+    raise AssertionError(f"room {code} could not be joined")
+
+
+def _redis_server(port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return server
+        time.sleep(0.05)
+    raise RuntimeError("redis-server did not start")
+
+
+class _StallingProxy:
+    """A TCP proxy to Redis whose traffic can be stalled (kept open, nothing passes), as when
+    a network drops a node's packets."""
+
+    def __init__(self) -> None:
+        self.stalled = False
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.writers: list[asyncio.StreamWriter] = []
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._connected, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        self.server.close()
+        for task in list(self.tasks):
+            task.cancel()
+        for writer in self.writers:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+        await self.server.wait_closed()
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            while data := await reader.read(65536):
+                while self.stalled:
+                    await asyncio.sleep(0.05)
+                writer.write(data)
+                await writer.drain()
+
+    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        host, port = REDIS_URL.split("//")[1].split("/")[0].split(":")
+        up_reader, up_writer = await asyncio.open_connection(host, int(port))
+        self.writers += [writer, up_writer]
+        for pipe in (self._pipe(reader, up_writer), self._pipe(up_reader, writer)):
+            task = asyncio.get_running_loop().create_task(pipe)
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
 
 
 async def test_a_room_idle_on_one_node_is_released_and_loaded_by_another(

@@ -11,18 +11,20 @@ only who owns what and carries messages between the nodes.
 * **Ownership.** ``{prefix}room:{code}`` names the room's owner. A node loading a room claims it
   in one atomic script: the claim succeeds when the key is unset, names this node, or names a
   node that is gone. A room that is unloaded (idle, or the node shuts down) is released after
-  its final snapshot is stored. A node that finds its own heartbeat expired drops every room it
-  holds without writing anything (another node may own them by then) and closes their sockets
-  so their players reconnect. The input log's primary key (room, version) is the last fence:
-  two owners can never both store the same input.
+  its final snapshot is stored. Every Redis command has a timeout, and a node applies no input
+  once its last heartbeat that Redis took is older than 60 % of the expiry (:meth:`Cluster.
+  trusted`): it drops every room without writing anything and closes their sockets so their
+  players reconnect, before another node may claim them. The input log's primary key (room,
+  version) is the last fence: two owners can never both store the same input.
 * **Relaying.** A player's socket may reach any node (no sticky load balancing needed). When
   its room is owned elsewhere, the node gives the socket a :class:`RemoteRoom`, which sends the
   socket's join, commands and syncs to the owner over the owner's channel
   (``{prefix}node:{node}``). The owner wraps the socket as a :class:`RemoteConnection`, whose
   frames are published back to the socket's node and pushed to the socket unchanged. Every
   frame is still built by the owner for its recipient, so relaying can never show a card the
-  player may not see. One sender task per node publishes in order, so a socket gets its frames
-  in the order the owner sent them.
+  player may not see. One sender task per node publishes in order, and an answer to a call
+  reaches its socket before the frames that followed it, so a socket gets its frames in the
+  order the owner sent them.
 * **Failures.** A socket in a room whose owner is gone (or when this node's link to Redis
   breaks) is closed with 1012 (``room_moved``); the client reconnects and joins again with its
   last version, and the room is loaded from the database by whichever node the socket reached.
@@ -183,8 +185,8 @@ class RemoteRoom:
         self.conns.add(conn)
         frame = await self._call("attach", conn, name=name, last=last_version)
         if frame.get("type") == "error":
-            self.conns.discard(conn)
-            self.cluster.forget_conn(conn)
+            # (an attach that timed out may still reach the owner: the detach follows it)
+            self.detach(conn)
         return frame
 
     async def command(
@@ -199,7 +201,10 @@ class RemoteRoom:
             return error_frame("room_unloaded")
         if conn is None:  # only sockets reach a room through another node
             raise ValueError("a remote room takes commands from sockets only")
-        return await self._call("command", conn, data=data, received=received)
+        frame = await self._call("command", conn, data=data, received=received)
+        if data.get("type") == "leave" and frame.get("type") == "ok":
+            self.detach(conn)  # out of the room (the owner forgot it already)
+        return frame
 
     def detach(self, conn: Connection) -> None:
         if conn not in self.conns:
@@ -229,8 +234,10 @@ class RemoteRoom:
         """The owner is gone: every socket here reconnects and joins again."""
         self.stopped = True
         for conn in list(self.conns):
+            self.cluster.forget_conn(conn)
             conn.close(*MOVED)
         self.conns.clear()
+        self.cluster.forget_room(self)
 
 
 class Cluster:
@@ -249,8 +256,12 @@ class Cluster:
         self.heartbeat_ms = heartbeat_ms
         self.call_timeout = call_timeout
         self.node = secrets.token_hex(6)
-        self.redis: aioredis.Redis | None = None
+        self.redis: aioredis.Redis | None = None  # commands, each with a timeout
+        self.listener: aioredis.Redis | None = None  # the subscription (waits without one)
         self.manager: RoomManager | None = None
+        # When the last heartbeat that Redis took was sent: rooms are only written while it
+        # is recent (:meth:`trusted`), so a node cut off stops before its claims expire.
+        self.last_ok = time.monotonic()
         self.quick_handler: QuickHandler | None = None  # set where the accounts plugin runs
         self._calls: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
@@ -259,6 +270,7 @@ class Cluster:
         self._locals: dict[int, Connection] = {}
         self._rooms: dict[str, RemoteRoom] = {}
         self._remote: dict[tuple[str, int], RemoteConnection] = {}  # other nodes' sockets here
+        self._gone: set[tuple[str, int]] = set()  # detaches that came before their attach
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
         self._claim: Any = None
@@ -290,13 +302,18 @@ class Cluster:
         """Connect, announce this node and listen; :class:`ClusterError` if Redis fails."""
         self.manager = manager
         manager.cluster = self
+        wait = max(0.5, self.heartbeat_ms / 2000)  # no Redis command may hang the node
         try:
-            self.redis = aioredis.Redis.from_url(self.url)
+            self.redis = aioredis.Redis.from_url(
+                self.url, socket_timeout=wait, socket_connect_timeout=wait
+            )
+            self.listener = aioredis.Redis.from_url(self.url, socket_connect_timeout=wait)
             await cast("Awaitable[bool]", self.redis.ping())  # (typed for both clients)
             self._claim = self.redis.register_script(_CLAIM)
             self._release = self.redis.register_script(_RELEASE)
+            self.last_ok = time.monotonic()
             await self.redis.set(self._alive(self.node), b"1", px=self.heartbeat_ms)
-            pubsub = self.redis.pubsub()
+            pubsub = self.listener.pubsub()
             await pubsub.subscribe(self._channel(self.node))
         except Exception as exc:
             await self._close_redis()
@@ -348,9 +365,10 @@ class Cluster:
         await self._close_redis()
 
     async def _close_redis(self) -> None:
-        if self.redis is not None:
-            with contextlib.suppress(Exception):
-                await self.redis.aclose()
+        for client in (self.redis, self.listener):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
 
     # ------------------------------------------------------------------ ownership
 
@@ -375,9 +393,17 @@ class Cluster:
         except Exception:  # the key names a node that is leaving or gone: others may claim it
             log.exception("cluster: releasing room %s failed", code)
 
+    def trusted(self) -> bool:
+        """Whether this node may still write its rooms: its last heartbeat that Redis took is
+        recent enough that no other node can have claimed them (it stops at 60 % of the
+        expiry, before its claims can be taken)."""
+        return time.monotonic() - self.last_ok < 0.6 * self.heartbeat_ms / 1000
+
     def remote_room(self, code: str, owner: str) -> RemoteRoom:
         room = self._rooms.get(code)
         if room is None or room.stopped or room.owner != owner:
+            if room is not None and not room.stopped:
+                room.moved()  # its owner changed: its sockets join the room's new owner
             room = self._rooms[code] = RemoteRoom(self, code, owner)
         return room
 
@@ -411,15 +437,23 @@ class Cluster:
         if self._stopping:
             return error_frame("shutting_down")
         number = next(self._ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._calls[number] = future
+
+        def expire() -> None:
+            if not future.done():
+                log.warning("cluster: node %s did not answer %s", node, payload.get("method"))
+                future.set_result(error_frame("server_error"))
+
+        timer = loop.call_later(self.call_timeout, expire)
         self.send(node, {"op": "call", "id": number, "from": self.node, **payload})
         try:
-            return await asyncio.wait_for(future, self.call_timeout)
-        except TimeoutError:
-            log.warning("cluster: node %s did not answer %s", node, payload.get("method"))
-            return error_frame("server_error")
+            # Awaited directly (no wait_for): the caller resumes in the loop turn right after
+            # the answer is handled, before the listener pushes the frames that followed it.
+            return await future
         finally:
+            timer.cancel()
             self._calls.pop(number, None)
 
     async def _send_loop(self) -> None:
@@ -442,37 +476,49 @@ class Cluster:
     async def _listen(self, pubsub: Any) -> None:
         while True:
             try:
+                if pubsub is None:
+                    if self.listener is None:
+                        raise ClusterError("the cluster is not started")
+                    pubsub = self.listener.pubsub()
+                    await pubsub.subscribe(self._channel(self.node))
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
                     try:
-                        self._handle(orjson.loads(message["data"]))
+                        replied = self._handle(orjson.loads(message["data"]))
                     except Exception:
                         log.exception("cluster: a message could not be handled")
+                        continue
+                    if replied:
+                        # Let the caller push its answer before the frames that came after it
+                        # (it resumes in this very next loop turn: the caller awaits directly).
+                        await asyncio.sleep(0)
+                raise ClusterError("the subscription ended")
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("cluster: the link to Redis broke; reconnecting")
+                log.warning("cluster: the link to Redis broke; reconnecting", exc_info=True)
                 self._link_lost()
-                await asyncio.sleep(1.0)
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-                try:
-                    pubsub = self._db().pubsub()
-                    await pubsub.subscribe(self._channel(self.node))
-                except Exception:
-                    log.warning("cluster: Redis is still unreachable")
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                pubsub = None
+                await asyncio.sleep(1.0)  # every failure waits: never a busy loop
 
     def _link_lost(self) -> None:
         """Messages may have been lost: relayed sockets start again from their last version."""
         for room in list(self._rooms.values()):
             room.moved()
         self._rooms.clear()
+        for remote in list(self._remote.values()):
+            remote.close(*MOVED)
+        self._forget_remotes(list(self._remote))
         for future in self._calls.values():
             if not future.done():
                 future.set_result(error_frame("server_error"))
 
-    def _handle(self, message: dict[str, Any]) -> None:
+    def _handle(self, message: dict[str, Any]) -> bool:
+        """Handle one message; True if it was an answer to a call of this node."""
         op = message.get("op")
         if op == "push":
             conn = self._locals.get(message["cid"])
@@ -482,6 +528,7 @@ class Cluster:
             future = self._calls.get(message["id"])
             if future is not None and not future.done():
                 future.set_result(message["frame"])
+                return True
         elif op == "close":
             conn = self._locals.get(message["cid"])
             if conn is not None:
@@ -492,14 +539,31 @@ class Cluster:
             asyncio.get_running_loop().create_task(self._answer(message))
         elif op == "detach":
             asyncio.get_running_loop().call_soon(self._detach, message)
+        return False
 
     def _detach(self, message: dict[str, Any]) -> None:
-        remote = self._remote.pop((message["from"], message["cid"]), None)
-        if remote is None or self.manager is None:
+        key = (message["from"], message["cid"])
+        remote = self._remote.pop(key, None)
+        if remote is None:
+            # A detach that overtook its attach (the room was still loading): the attach
+            # must not happen after it (the player would seem connected for ever).
+            if len(self._gone) > 10_000:
+                self._gone.clear()
+            self._gone.add(key)
             return
-        actor = self.manager.actors.get(remote.code)
+        actor = self.manager.actors.get(remote.code) if self.manager is not None else None
         if actor is not None:
             actor.detach(remote)
+
+    def _forget_remotes(self, keys: list[tuple[str, int]]) -> None:
+        """Detach these sockets of other nodes from this node's rooms and forget them."""
+        for key in keys:
+            remote = self._remote.pop(key, None)
+            actor = None
+            if remote is not None and self.manager is not None:
+                actor = self.manager.actors.get(remote.code)
+            if actor is not None and remote is not None:
+                actor.detach(remote)
 
     async def _answer(self, message: dict[str, Any]) -> None:
         node = message["from"]
@@ -524,8 +588,9 @@ class Cluster:
         if manager is None:
             return error_frame("server_error")
         code = message["code"]
+        key = (node, int(message.get("cid", -1)))
         actor = manager.actors.get(code)
-        if actor is None and method == "attach" and not self._stopping:
+        if actor is None and method in ("attach", "info", "seated") and not self._stopping:
             got = await manager.get(code)  # this node holds the claim: load it
             actor = got if isinstance(got, RoomActor) else None
         if actor is None or actor.stopped:
@@ -534,18 +599,27 @@ class Cluster:
             return actor.public_info()
         if method == "seated":
             return {"seated": message["who"] in actor.table.players_in_game()}
-        key = (node, int(message["cid"]))
         remote = self._remote.get(key)
-        if remote is None or remote.code != code:
-            remote = self._remote[key] = RemoteConnection(
-                self, node, key[1], str(message["player"]), code
-            )
         if method == "attach":
-            return await actor.attach(remote, str(message["name"]), message["last"])
+            if key in self._gone:  # its socket left while the room was loading
+                self._gone.discard(key)
+                return error_frame("room_unloaded")
+            if remote is None or remote.code != code:
+                remote = RemoteConnection(self, node, key[1], str(message["player"]), code)
+            self._remote[key] = remote
+            frame = await actor.attach(remote, str(message["name"]), message["last"])
+            if frame.get("type") == "error" and self._remote.get(key) is remote:
+                del self._remote[key]
+            return frame
+        if remote is None or remote.code != code:
+            return error_frame("room_unloaded")  # not attached here (the room moved): join again
         if method == "command":
-            return await actor.command(
+            frame = await actor.command(
                 remote, remote.player, message["data"], received=message.get("received")
             )
+            if message["data"].get("type") == "leave" and frame.get("type") == "ok":
+                self._remote.pop(key, None)  # the actor forgot it too
+            return frame
         if method == "sync":
             return await actor.sync(remote, int(message["last"]))
         return error_frame("bad_message", f"unknown call {method!r}")
@@ -553,38 +627,48 @@ class Cluster:
     # ------------------------------------------------------------------ heartbeat
 
     async def _beat(self) -> None:
-        """Renew this node's heartbeat; watch the nodes this one relays for."""
+        """Renew this node's heartbeat; watch the nodes this one relays for. Unable to renew
+        it for long (Redis down, or this node cut off), drop every room before another node
+        may claim them."""
         period = self.heartbeat_ms / 5000
-        last_ok = time.monotonic()
         while True:
             await asyncio.sleep(period)
+            sent = time.monotonic()  # the renewal counts from before it was asked
             try:
                 db = self._db()
                 kept = await db.set(self._alive(self.node), b"1", px=self.heartbeat_ms, xx=True)
                 if not kept:
                     log.error("cluster: this node's heartbeat expired; dropping its rooms")
-                    self._drop_rooms()
+                    self.last_ok = 0.0
+                    await self._drop_rooms()
                     await db.set(self._alive(self.node), b"1", px=self.heartbeat_ms)
-                last_ok = time.monotonic()
+                self.last_ok = sent
                 await self._watch(db)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                if time.monotonic() - last_ok > self.heartbeat_ms / 1000:
+                holding = bool(self.manager and self.manager.actors) or bool(self._rooms)
+                if not self.trusted() and holding:
                     log.exception("cluster: no heartbeat for a while; dropping this node's rooms")
-                    self._drop_rooms()
-                    last_ok = time.monotonic()
+                    await self._drop_rooms()
+                    self._link_lost()
 
-    def _drop_rooms(self) -> None:
+    async def _drop_rooms(self) -> None:
+        """Drop every room without writing (another node may own it by now); their sockets
+        reconnect. Claims still naming this node are released, so others load them at once."""
         manager = self.manager
         if manager is None:
             return
-        for code, actor in list(manager.actors.items()):
+        dropped = list(manager.actors.items())
+        for code, actor in dropped:
             del manager.actors[code]
             actor.abandon()
         for remote in list(self._remote.values()):
             remote.close(*MOVED)
         self._remote.clear()
+        for code, _ in dropped:
+            with contextlib.suppress(Exception):
+                await self._release(keys=[self._room_key(code)], args=[self.node])
 
     async def _watch(self, db: aioredis.Redis) -> None:
         for room in list(self._rooms.values()):
@@ -606,9 +690,4 @@ class Cluster:
                 log.warning("cluster: node %s is gone; its room %s moves", room.owner, room.code)
                 room.moved()
                 self.forget_room(room)
-        for key, remote in list(self._remote.items()):
-            if remote.node in gone:
-                del self._remote[key]
-                actor = self.manager.actors.get(remote.code) if self.manager else None
-                if actor is not None:
-                    actor.detach(remote)
+        self._forget_remotes([key for key, remote in self._remote.items() if remote.node in gone])

@@ -330,6 +330,11 @@ class RoomActor:
             if isinstance(item, _Stop):
                 await self._stop(item)
                 return
+            cluster = self.manager.cluster
+            if cluster is not None and not self.abandoned and not cluster.trusted():
+                # Cut off from Redis too long: another node may claim the room any moment.
+                log.error("room %s: this node's heartbeat is stale; dropping the room", self.code)
+                self.manager.drop(self)
             if self.abandoned:
                 _answer(item, error_frame("room_unloaded"))
                 continue
@@ -1302,15 +1307,19 @@ class RoomManager:
             return not actor.abandoned
         try:
             owner = await self.cluster.claim_room(actor.code)
-        except Exception:  # Redis down: nobody else can claim it either
-            return True
+        except Exception:  # Redis unreachable: ownership cannot be shown, so it is not kept
+            owner = None
         if owner == self.cluster.node:
             return True
-        log.error("room %s: node %s owns it now; dropping it here", actor.code, owner)
+        log.error("room %s: owned by node %s now; dropping it here", actor.code, owner)
+        self.drop(actor)
+        return False
+
+    def drop(self, actor: RoomActor) -> None:
+        """Drop ``actor`` at once, storing nothing (:meth:`RoomActor.abandon`)."""
         if self.actors.get(actor.code) is actor:
             del self.actors[actor.code]
         actor.abandon()
-        return False
 
     async def _load(self, code: str) -> RoomActor | None:
         """Under the room's loading lock, after checking it exists: load and start it."""

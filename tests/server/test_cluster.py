@@ -45,8 +45,8 @@ class Node:
     stack: contextlib.AsyncExitStack
 
     async def stop(self) -> None:
-        """Shut this node down cleanly (as on SIGTERM)."""
-        await self.stack.aclose()
+        """Shut this node down cleanly (as on SIGTERM); a stop that hangs fails the test."""
+        await asyncio.wait_for(self.stack.aclose(), 60)
 
     @property
     def rooms(self) -> Any:

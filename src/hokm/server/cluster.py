@@ -271,6 +271,7 @@ class Cluster:
         self._rooms: dict[str, RemoteRoom] = {}
         self._remote: dict[tuple[str, int], RemoteConnection] = {}  # other nodes' sockets here
         self._gone: set[tuple[str, int]] = set()  # detaches that came before their attach
+        self._pubsub: Any = None  # the subscription in use (closed at the stop)
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
         self._claim: Any = None
@@ -359,9 +360,13 @@ class Cluster:
     async def _close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if self._tasks:
+            # Bounded: a cancellation landing inside the Redis client's read may be taken as a
+            # lost connection there and not end the task at once (a stop hung on it).
+            await asyncio.wait(self._tasks, timeout=2.0)
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
         await self._close_redis()
 
     async def _close_redis(self) -> None:
@@ -474,13 +479,14 @@ class Cluster:
                     self._outbox.task_done()
 
     async def _listen(self, pubsub: Any) -> None:
-        while True:
+        while not self._stopping:
             try:
                 if pubsub is None:
                     if self.listener is None:
                         raise ClusterError("the cluster is not started")
                     pubsub = self.listener.pubsub()
                     await pubsub.subscribe(self._channel(self.node))
+                self._pubsub = pubsub
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -497,6 +503,8 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                if self._stopping:
+                    return
                 log.warning("cluster: the link to Redis broke; reconnecting", exc_info=True)
                 self._link_lost()
                 if pubsub is not None:

@@ -580,33 +580,24 @@ async def test_one_node_keeps_the_quick_match_queue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Players asking different nodes wait in one queue; errors come back as they were."""
-    prefix = f"hokm-test-{secrets.token_hex(4)}:"
-    db = str(tmp_path / "q.db")
-    node = {"redis_url": REDIS_URL, "redis_prefix": prefix, "heartbeat_ms": 1000}
-    try:
-        async with (
-            live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as a,
-            live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as b,
-        ):
-            sara = await a.account("sara_q")
-            ali = await b.account("ali_q")
-            joined = (await sara.post("/api/quick/join")).json()
-            assert joined["state"] == "waiting"
-            on_b = b.http(cookies=sara.cookies)  # the same session, asking the other node
-            assert (await on_b.get("/api/quick/status")).json()["state"] == "waiting"
-            again = await on_b.post("/api/quick/join")
-            assert again.status_code == 409 and again.json()["code"] == "already_queued"
-            assert (await ali.post("/api/quick/join")).json()["state"] == "waiting"
-            leaders = [_queue_size(n) for n in (a, b)]
-            assert sorted(leaders) == [0, 2]  # one node holds both players
-            assert (await on_b.post("/api/quick/leave")).json() == {"state": "idle"}
-            gone = await sara.post("/api/quick/leave")
-            assert gone.status_code == 409 and gone.json()["code"] == "not_queued"
-            out = await ali.post("/api/accounts/logout")  # leaves the queue too
-            assert out.status_code == 200
-            assert [_queue_size(n) for n in (a, b)] == [0, 0]
-    finally:
-        await _forget_keys(prefix)
+    async with _two_live_nodes(tmp_path, monkeypatch) as (a, b):
+        sara = await a.account("sara_q")
+        ali = await b.account("ali_q")
+        joined = (await sara.post("/api/quick/join")).json()
+        assert joined["state"] == "waiting"
+        on_b = b.http(cookies=sara.cookies)  # the same session, asking the other node
+        assert (await on_b.get("/api/quick/status")).json()["state"] == "waiting"
+        again = await on_b.post("/api/quick/join")
+        assert again.status_code == 409 and again.json()["code"] == "already_queued"
+        assert (await ali.post("/api/quick/join")).json()["state"] == "waiting"
+        leaders = [_queue_size(n) for n in (a, b)]
+        assert sorted(leaders) == [0, 2]  # one node holds both players
+        assert (await on_b.post("/api/quick/leave")).json() == {"state": "idle"}
+        gone = await sara.post("/api/quick/leave")
+        assert gone.status_code == 409 and gone.json()["code"] == "not_queued"
+        out = await ali.post("/api/accounts/logout")  # leaves the queue too
+        assert out.status_code == 200
+        assert [_queue_size(n) for n in (a, b)] == [0, 0]
 
 
 async def test_failed_logins_are_counted_once_for_every_node(
@@ -614,29 +605,38 @@ async def test_failed_logins_are_counted_once_for_every_node(
 ) -> None:
     """Five wrong passwords for an account, spread over two nodes, stop the sixth try on
     either (two processes do not allow twice the guesses); a good login clears them."""
+    async with _two_live_nodes(tmp_path, monkeypatch) as (a, b):
+        await a.account("mina_l", "password-1")
+        http = [a.http(), b.http()]
+
+        async def login(i: int, password: str) -> httpx.Response:
+            body = {"username": "mina_l", "password": password}
+            return await http[i % 2].post("/api/accounts/login", json=body)
+
+        good = await login(1, "password-1")
+        assert good.status_code == 200
+        for i in range(5):
+            assert (await login(i, "wrong-one")).status_code == 401
+        for i in range(2):
+            refused = await login(i, "password-1")  # even the right one, for a while
+            assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+            assert int(refused.headers["Retry-After"]) > 800
+
+
+@contextlib.asynccontextmanager
+async def _two_live_nodes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[Live, Live]]:
+    """Two nodes with accounts on one SQLite file and one Redis prefix."""
     prefix = f"hokm-test-{secrets.token_hex(4)}:"
-    db = str(tmp_path / "l.db")
+    db = str(tmp_path / "accounts.db")
     node = {"redis_url": REDIS_URL, "redis_prefix": prefix, "heartbeat_ms": 1000}
     try:
         async with (
             live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as a,
             live_server("sqlite", db, PG_URL, monkeypatch, prefix="hokm_", **node) as b,
         ):
-            await a.account("mina_l", "password-1")
-            http = [a.http(), b.http()]
-
-            async def login(i: int, password: str) -> httpx.Response:
-                body = {"username": "mina_l", "password": password}
-                return await http[i % 2].post("/api/accounts/login", json=body)
-
-            good = await login(1, "password-1")
-            assert good.status_code == 200
-            for i in range(5):
-                assert (await login(i, "wrong-one")).status_code == 401
-            for i in range(2):
-                refused = await login(i, "password-1")  # even the right one, for a while
-                assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
-                assert int(refused.headers["Retry-After"]) > 800
+            yield a, b
     finally:
         await _forget_keys(prefix)
 

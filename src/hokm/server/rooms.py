@@ -351,22 +351,18 @@ class RoomActor:
         self.stopped = True
         if self._timer is not None:
             self._timer.cancel()
-        if self.abandoned:
-            while not self.inbox.empty():
-                _answer(self.inbox.get_nowait(), error_frame("room_unloaded"))
-            item.done.set_result(None)
-            return
-        try:
-            await self._snapshot()
-        except Exception:  # pragma: no cover - the log still has everything
-            log.exception("room %s: final snapshot failed", self.code)
-        try:  # who may come back to the game from another browser (/api/session)
-            await self.manager.storage.set_seated(self.code, self.table.players_in_game())
-        except Exception:  # pragma: no cover - only the home page's offer is lost
-            log.exception("room %s: storing who is seated failed", self.code)
+        if not self.abandoned:  # (another node may own an abandoned room: nothing is written)
+            try:
+                await self._snapshot()
+            except Exception:  # pragma: no cover - the log still has everything
+                log.exception("room %s: final snapshot failed", self.code)
+            try:  # who may come back to the game from another browser (/api/session)
+                await self.manager.storage.set_seated(self.code, self.table.players_in_game())
+            except Exception:  # pragma: no cover - only the home page's offer is lost
+                log.exception("room %s: storing who is seated failed", self.code)
+        late = error_frame("room_unloaded" if self.abandoned else "shutting_down")
         while not self.inbox.empty():  # answer whatever raced in
-            late = self.inbox.get_nowait()
-            _answer(late, error_frame("shutting_down"))
+            _answer(self.inbox.get_nowait(), late)
         item.done.set_result(None)
 
     async def _recover(self, item: _Input | None) -> bool:

@@ -470,6 +470,9 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
         words = page.inner_text(f"{box} .shown .teams")
         assert words.replace(" ", "") == "ما–حریف", words
         assert page.is_visible(f"{box} .teams .us")
+    # Opened on our turn: a decision of ours that begins folds a sheet (the next test), so
+    # one beginning between these two taps would make the second open it again.
+    page.wait_for_selector(".hand .card.legal")
     page.click("#chat-toggle")
     sheet = page.eval_on_selector(
         ".chat.sheet",

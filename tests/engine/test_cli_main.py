@@ -49,6 +49,10 @@ def test_version_and_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> 
         (["--bot-delay", "-1"], "--bot-delay is from 0 to 86400 seconds, not -1"),
         (["--bot-workers", "-2"], "--bot-workers is from 0 to 64, not -2"),
         (["--full-gc-seconds", "x"], "not a number of seconds: 'x'"),
+        (["--allow-origin", "play.example.com"], "not an origin: 'play.example.com'"),
+        (["--allow-origin", "https://a.example/game"], "not an origin: 'https://a.example/game'"),
+        (["--allow-origin", "ftp://a.example"], "not an origin: 'ftp://a.example'"),
+        (["--allow-origin", "https://a.example:99999"], "not an origin"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(
@@ -57,6 +61,29 @@ def test_serve_refuses_bad_options_in_one_line(
     with pytest.raises(SystemExit) as done:
         main(["serve", *argv])
     assert done.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_an_allowed_origin_is_written_as_browsers_send_it() -> None:
+    """``--allow-origin https://Play.Example.com/`` used to be kept as typed, so the browser's
+    ``Origin: https://play.example.com`` never matched it and every socket was refused."""
+    from hokm.cli.serve import origin
+    from hokm.server.ws import origin_allowed
+
+    allowed = (origin("https://Play.Example.com/"), origin("http://[::1]:8080"))
+    assert allowed == ("https://play.example.com", "http://[::1]:8080")
+    for sent in ("https://play.example.com", "http://[::1]:8080"):
+        assert origin_allowed({"host": "x:1", "origin": sent}, allowed)
+    assert not origin_allowed({"host": "x:1", "origin": "https://evil.example"}, allowed)
+    assert origin(" * ") == "*"
+
+
+def test_an_origin_from_the_environment_is_checked_like_the_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOKM_ALLOWED_ORIGINS", "https://ok.example, ok.example/x")
+    assert main(["serve", "--db", str(tmp_path / "h.db"), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hokm serve: HOKM_ALLOWED_ORIGINS: not an origin: 'ok.example/x'"), err
 
 
 def test_serve_says_in_one_line_why_it_cannot_use_the_database(
@@ -120,3 +147,14 @@ def test_an_ascii_terminal_gets_question_marks_not_a_traceback() -> None:
     )
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr
     assert b"?" in proc.stdout  # the suit symbols, replaced
+
+
+@pytest.mark.parametrize(
+    "command", ["arena rule naive", "simulate", "play", "tournament rule naive"]
+)
+def test_an_empty_seed_is_refused(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--seed "$SEED"`` with SEED unset would give every run the same deals, quietly."""
+    with pytest.raises(SystemExit) as done:
+        main([*command.split(), "--seed", " "])
+    assert done.value.code == 2
+    assert "--seed: a seed is not empty" in capsys.readouterr().err

@@ -35,5 +35,6 @@ def test_the_command_prints_statistics(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     assert "hakem team wins:" in out and "mean tricks per hand:" in out and "hands/s" in out
     assert main(["simulate", "--hands", "20", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["hands"] == 20
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == 20 and data["preset"] == "platform-a"  # the default, named
     assert main(["simulate", "--hands", "0"]) == 2

@@ -196,6 +196,14 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def seed_text(text: str) -> str:
+    """An argparse ``type``: a seed, any text but an empty or blank one (an unset shell
+    variable in ``--seed "$SEED"``), which would quietly give everyone the same deals."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a seed is not empty: give any word or number")
+    return text
+
+
 def _version() -> str:
     try:
         return importlib.metadata.version("hokm")

@@ -17,6 +17,7 @@ import time
 from typing import Any, TextIO
 
 from hokm.arena import ArenaReport, TimingStats, run_arena
+from hokm.cli import seed_text
 from hokm.engine import PRESETS, RuleSet
 from hokm.engine.errors import HokmError
 
@@ -56,7 +57,9 @@ def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str
         action="store_true",
         help="time decisions by the process's CPU time (default: wall clock)",
     )
-    parser.add_argument("--seed", default=seed, help=f"seed of the deals (default {seed!r})")
+    parser.add_argument(
+        "--seed", type=seed_text, default=seed, help=f"seed of the deals (default {seed!r})"
+    )
     parser.add_argument(
         "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"
     )
@@ -122,7 +125,7 @@ def print_json(
     data: dict[str, Any], args: argparse.Namespace, shown: Progress, out: TextIO
 ) -> None:
     """A match's (or tournament's) report as strict JSON, with the preset and the seconds."""
-    data = {**data, "preset": args.preset}
+    data = {**data, "preset": args.preset or "platform-a"}
     data["seconds"] = round(time.perf_counter() - shown.started, 3)
     print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False), file=out)
 

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from hokm.bots import LEVELS, Bot, RuleBot, legal_actions_of, make_bot
 from hokm.bots.knowledge import current_winner
-from hokm.cli import card_letters
+from hokm.cli import card_letters, seed_text
 from hokm.engine import (
     PRESETS,
     Action,
@@ -89,7 +89,9 @@ def register(subparsers: Any) -> None:
         "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"
     )
     parser.add_argument("--target", type=int, help="points to win the game (preset's default)")
-    parser.add_argument("--seed", help="seed of the deals (default: a fresh random seed)")
+    parser.add_argument(
+        "--seed", type=seed_text, help="seed of the deals (default: a fresh random seed)"
+    )
     parser.add_argument(
         "--record",
         metavar="FILE",

@@ -16,11 +16,12 @@ import logging
 import sys
 from collections.abc import Awaitable
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from hokm.cli import whole_number
 from hokm.table import TableConfig
 
-__all__ = ["check_database", "check_listen", "check_redis", "register", "run"]
+__all__ = ["check_database", "check_listen", "check_redis", "origin", "register", "run"]
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
@@ -38,6 +39,38 @@ def seconds(what: str) -> Any:
         return value
 
     return parse
+
+
+def origin(text: str) -> str:
+    """An argparse ``type``: a web origin as browsers send it (``https://host[:port]``, no
+    path; a trailing slash is dropped, scheme and host lower-cased), or ``*`` for any.
+
+    >>> origin("HTTPS://Play.Example.com:8443/")
+    'https://play.example.com:8443'
+    """
+    value = text.strip()
+    if value == "*":
+        return value
+    try:
+        parts = urlsplit(value.rstrip("/"))
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    if (
+        parts is None
+        or parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise argparse.ArgumentTypeError(
+            f"not an origin: {text!r}; write it as a browser sends it "
+            "(https://host or https://host:port), or * for any"
+        )
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    return f"{parts.scheme.lower()}://{host}" + (f":{port}" if port is not None else "")
 
 
 def register(subparsers: Any) -> None:
@@ -71,7 +104,12 @@ def register(subparsers: Any) -> None:
         help="bot processes (1; 0: a thread)",
     )
     parser.add_argument(
-        "--allow-origin", action="append", default=[], help="another allowed WebSocket origin"
+        "--allow-origin",
+        action="append",
+        type=origin,
+        default=[],
+        metavar="ORIGIN",
+        help="another allowed WebSocket origin, e.g. https://play.example.com (* for any)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -126,10 +164,12 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             print(f"hokm serve: {problem}", file=sys.stderr)
             return 2
-    if args.allow_origin:
-        settings = dataclasses.replace(
-            settings, allowed_origins=(*settings.allowed_origins, *args.allow_origin)
-        )
+    try:  # HOKM_ALLOWED_ORIGINS: the same check and form as --allow-origin
+        from_env = tuple(origin(o) for o in settings.allowed_origins)
+    except argparse.ArgumentTypeError as error:
+        print(f"hokm serve: HOKM_ALLOWED_ORIGINS: {error}", file=sys.stderr)
+        return 2
+    settings = dataclasses.replace(settings, allowed_origins=(*from_env, *args.allow_origin))
     table = settings.table
     if args.bot_delay is not None:
         table = dataclasses.replace(table, bot_delay=args.bot_delay)

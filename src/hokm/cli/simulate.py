@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from hokm.cli import seed_text
 from hokm.engine import PRESETS, Deal, DrawAces, Game, Phase, RuleSet
 
 __all__ = ["SimulationStats", "register", "run", "simulate"]
@@ -100,7 +101,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--hands", type=int, default=10_000, help="hands to play (10000)")
     parser.add_argument(
-        "--seed", default="0", help="seed of the deals and the random play (default '0')"
+        "--seed",
+        type=seed_text,
+        default="0",
+        help="seed of the deals and the random play (default '0')",
     )
     parser.add_argument(
         "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"
@@ -117,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     stats = simulate(args.hands, seed=args.seed, rules=rules)
     data = stats.to_dict()
     if args.json:
-        print(json.dumps({"preset": args.preset, "seed": args.seed, **data}))
+        print(json.dumps({"preset": args.preset or "platform-a", "seed": args.seed, **data}))
         return 0
     print(f"rules: {args.preset or 'defaults (platform-a)'}; seed {args.seed!r}")
     print(f"hands played:         {stats.hands} ({stats.games} complete games)")

@@ -442,6 +442,8 @@ def test_rule_options_take_persian_digits_and_say_which_field_is_wrong(
     page.wait_for_selector(".table-view .hand .card")
     assert page.evaluate("document.body.scrollHeight > innerHeight")  # the page could stay down
     assert page.evaluate("window.scrollY") == 0
+    # The lobby's "new rules" toast does not linger over the table (it used to, for 3.5 s).
+    assert page.locator("#toasts .toast").count() == 0, page.inner_text("#toasts")
 
 
 def test_back_after_a_while_away_a_player_is_told_the_game_went_on(

@@ -200,12 +200,18 @@ export function labelled(tag, label, ...children) {
 }
 
 /** A short, non-blocking status message in the live region at the top of the page. */
-export function toast(text, kind = "info") {
+export function toast(text, kind = "info", { lobby = false } = {}) {
   const box = document.getElementById("toasts");
   if (!box) return;
   // The same words already on screen are not stacked again (two timeouts in a row).
   if ([...box.children].some((el) => el.textContent === text)) return;
-  const item = h(`div.toast.${kind}`, { role: kind === "error" ? "alert" : "status" }, text);
+  // A lobby toast ("the new rules are in force") goes when the game begins: dropLobbyToasts.
+  const item = h(`div.toast.${kind}${lobby ? ".lobby" : ""}`, { role: kind === "error" ? "alert" : "status" }, text);
   box.append(item);
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
+}
+
+/** Remove the toasts about the lobby (the table is on screen now). */
+export function dropLobbyToasts() {
+  for (const el of document.querySelectorAll("#toasts .toast.lobby")) el.remove();
 }

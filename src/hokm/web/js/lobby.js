@@ -234,7 +234,7 @@ function rulesPanel(ctx, editable) {
     const reply = await command("set_rules", { options: rules });
     if (reply?.type === "ack") {
       ctx.ui.ruleDraft = {};
-      toast(t("options_applied"));
+      toast(t("options_applied"), "info", { lobby: true });
       ctx.redraw(); // the fields as the rules now are, in this language's digits
     }
   };
@@ -250,7 +250,7 @@ function rulesPanel(ctx, editable) {
     const shape = seconds ? Number.isFinite(value) : Number.isInteger(value);
     if (!text.trim() || !shape || value < low || (high !== null && value > high)) {
       const said = seconds ? "option_bad_seconds" : high === null ? "option_bad_number" : "option_bad_number_range";
-      toast(t(said, { name: optionLabel(k), min: low, max: high ?? 0 }), "error");
+      toast(t(said, { name: optionLabel(k), min: low, max: high ?? 0 }), "error", { lobby: true });
       field?.setAttribute("aria-invalid", "true");
       field?.focus();
       return null;

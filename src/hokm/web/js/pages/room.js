@@ -1,5 +1,5 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
-import { h, patch, toast } from "../dom.js";
+import { dropLobbyToasts, h, patch, toast } from "../dom.js";
 import { roomCode, t } from "../i18n.js";
 import { Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
@@ -176,7 +176,10 @@ export async function render(main, [rawCode]) {
       ),
     );
     restoreFocus(key);
-    if (toTable) window.scrollTo(0, 0);
+    if (toTable) {
+      window.scrollTo(0, 0);
+      dropLobbyToasts();
+    }
     if (conn) updateCountdowns(main, store, conn.serverNow());
   }
 

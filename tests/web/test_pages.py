@@ -85,6 +85,34 @@ def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[...,
     assert said[1] == "مریم این دست را برد" and said[2] == "۷ این دست را برد"
 
 
+def test_a_name_at_the_limit_says_so(new_page: Callable[..., Page]) -> None:
+    """The browser stops a name at 24 characters (the server's limit) and cuts a pasted one
+    without a word: the page says why, on the home page and on a shared room link's prompt."""
+    from hokm.server.auth import MAX_NAME
+
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    assert not page.is_visible("#name-limit")
+    page.locator("#name").press_sequentially("ن" * 23)
+    assert not page.is_visible("#name-limit")
+    page.locator("#name").press_sequentially("ام خانوادگی")
+    assert page.input_value("#name") == "ن" * 23 + "ا"
+    assert page.inner_text("#name-limit") == f"نام حداکثر {'۲۴'} نویسه است."
+    assert MAX_NAME == 24
+    shot(page, "phone-home-name-limit")
+    page.fill("#name", "Mina")
+    page.locator("#name").press("End")
+    page.keyboard.type("x")  # an input event with a short name: the note goes
+    assert not page.is_visible("#name-limit")
+    other = new_page(viewport=PHONE)
+    other.goto("/#/room/KKKKKK")
+    other.wait_for_selector("#name")
+    other.locator("#name").press_sequentially("Maximilian Alexander von Humboldt")
+    assert len(other.input_value("#name")) == MAX_NAME
+    assert other.is_visible("#name-limit")
+
+
 def test_the_pages_code_pattern_is_the_servers_alphabet() -> None:
     """The home page checks a code with the alphabet of :mod:`hokm.table.codes`."""
     import re

@@ -15,6 +15,21 @@ export function refusal(err) {
   return err.code || t("error");
 }
 
+/** The longest display name the server takes (hokm.server.auth.MAX_NAME). */
+export const NAME_MAX = 24;
+
+/** A note under a name field, shown once the field is full: the browser stops typing (and
+ * cuts a pasted name) at the limit without a word, so the player is told why. */
+export function nameLimitNote(value) {
+  return h("p.small.hint#name-limit", { hidden: value.length < NAME_MAX, role: "status" }, t("name_at_limit", { n: NAME_MAX }));
+}
+
+/** Show or hide the note for the name field's value as typed. */
+export function noteNameLimit(input) {
+  const note = document.getElementById("name-limit");
+  if (note) note.hidden = input.value.length < NAME_MAX;
+}
+
 let rulesInfo = null;
 
 /** GET /api/rules (cached): the options, their types and the bot levels. */

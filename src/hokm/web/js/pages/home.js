@@ -2,7 +2,7 @@
 import { clearErrors, h, patch, toast } from "../dom.js";
 import { num, roomCode, t } from "../i18n.js";
 import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, session } from "../net.js";
-import { botLevels, defaultLevel, levelLabel, refusal } from "../common.js";
+import { botLevels, defaultLevel, levelLabel, NAME_MAX, nameLimitNote, noteNameLimit, refusal } from "../common.js";
 
 // A join code: six of the unambiguous letters and digits (hokm.table.codes).
 const CODE_PATTERN = /^[34679ACDEFGHJKMNPQRTWXY]{6}$/;
@@ -360,7 +360,7 @@ export async function render(main) {
           h("label", { for: "name" }, t("your_name")),
           h("input#name", {
             type: "text",
-            maxlength: 24,
+            maxlength: NAME_MAX,
             autocomplete: "nickname",
             placeholder: t("name_placeholder"),
             value: state.name,
@@ -368,8 +368,10 @@ export async function render(main) {
             "aria-required": "true",
             oninput: (e) => {
               state.name = e.target.value;
+              noteNameLimit(e.target);
             },
           }),
+          nameLimitNote(state.name),
         ];
     patch(
       main,

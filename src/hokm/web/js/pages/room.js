@@ -4,7 +4,7 @@ import { roomCode, t } from "../i18n.js";
 import { Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
-import { botLevels, phrases, refusal } from "../common.js";
+import { botLevels, NAME_MAX, nameLimitNote, noteNameLimit, phrases, refusal } from "../common.js";
 import { renderLobby } from "../lobby.js";
 import { renderTable, updateCountdowns } from "../table.js";
 import { renderChat } from "../chat.js";
@@ -191,7 +191,14 @@ export async function render(main, [rawCode]) {
   }
 
   function drawNamePrompt() {
-    const input = h("input#name", { type: "text", maxlength: 24, "aria-required": "true", value: savedName(), placeholder: t("name_placeholder") });
+    const input = h("input#name", {
+      type: "text",
+      maxlength: NAME_MAX,
+      "aria-required": "true",
+      value: savedName(),
+      placeholder: t("name_placeholder"),
+      oninput: (e) => noteNameLimit(e.target),
+    });
     patch(
       main,
       h(
@@ -221,6 +228,7 @@ export async function render(main, [rawCode]) {
           },
           h("label", { for: "name" }, t("your_name")),
           h("div.row", {}, input, h("button.primary#join", { type: "submit" }, t("join_room"))),
+          nameLimitNote(savedName()),
         ),
       ),
     );

@@ -652,3 +652,34 @@ def test_serve_refuses_an_unreachable_redis_in_one_line(capsys: pytest.CaptureFi
     err = capsys.readouterr().err.strip()
     assert err.startswith("hokm serve: cannot use Redis at redis://127.0.0.1:1/0")
     assert "\n" not in err
+
+
+async def test_new_guests_and_rooms_are_limited_once_for_every_node(tmp_path: Path) -> None:
+    """The per-address limit on new guests and rooms (a burst of 30 here, no refill) is kept
+    in Redis: 30 guests made through two nodes use it up on both (two processes used to allow
+    twice as many); another address still has its own."""
+    async with _nodes(tmp_path, creations_per_second=0.0) as (a, b):
+        here = {"X-Forwarded-For": "203.0.113.9"}
+        async with httpx.AsyncClient() as http:
+            for i in range(30):
+                url = (a, b)[i % 2].url + "/api/guest"
+                made = await http.post(url, json={"name": "x"}, headers=here)
+                assert made.status_code == 200, made.text
+            for node in (a, b):
+                refused = await http.post(node.url + "/api/guest", json={"name": "x"}, headers=here)
+                assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+            other = {"X-Forwarded-For": "203.0.113.10"}
+            made = await http.post(b.url + "/api/guest", json={"name": "y"}, headers=other)
+            assert made.status_code == 200
+
+
+async def test_a_shared_limit_falls_back_to_the_nodes_own_when_redis_does_not_answer() -> None:
+    """Redis gone (here: never reached) does not refuse everyone, nor let everyone in: the
+    node's own bucket decides, as in a single process."""
+    from hokm.server.cluster import RedisAddressLimits
+    from hokm.server.limits import AddressLimits
+
+    limits = RedisAddressLimits(Cluster(REDIS_URL), "test", AddressLimits(rate=0.0, burst=2))
+    assert [await limits.take("10.0.0.1") for _ in range(3)] == [True, True, False]
+    await limits.refund("10.0.0.1")
+    assert await limits.take("10.0.0.1") and await limits.take("127.0.0.1")

@@ -45,8 +45,8 @@ from hokm.server.auth import (
     Identity,
     clean_name,
 )
-from hokm.server.cluster import Cluster, RedisFailedLogins
-from hokm.server.limits import AddressLimits
+from hokm.server.cluster import Cluster, RedisAddressLimits, RedisFailedLogins
+from hokm.server.limits import AddressLimits, Limits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
 
@@ -332,9 +332,7 @@ class AccountsState:
     quick: QuickMatch
     secure_cookies: bool | None = None  # None: when the request is https
     # New accounts per client address: 5 at once, then one a minute (docs/protocol.md §8).
-    registrations: AddressLimits = field(
-        default_factory=lambda: AddressLimits(rate=1 / 60, burst=5)
-    )
+    registrations: Limits = field(default_factory=lambda: AddressLimits(rate=1 / 60, burst=5))
 
     async def catch_up(self) -> int:
         """Record the stored games whose outcome was never recorded (the server died, or
@@ -460,6 +458,8 @@ async def setup(server: ServerState) -> AccountsState:
     if cluster is not None:
         _share_quick_match(cluster, state.quick)
         service.failed_logins = RedisFailedLogins(cluster, lambda: service.limiter)
+        if isinstance(state.registrations, AddressLimits):
+            state.registrations = RedisAddressLimits(cluster, "registrations", state.registrations)
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)
@@ -622,7 +622,7 @@ async def register(request: Request) -> Response:
     data = await _body(request, "username", "password", "name")
     accounts = _accounts(request)
     address = request.client.host if request.client else None
-    if not accounts.registrations.allow(address):
+    if not await accounts.registrations.take(address):
         raise RateLimitedError(
             60,
             "new accounts from this address",
@@ -640,7 +640,7 @@ async def register(request: Request) -> Response:
             guest_name=guest.name if guest else None,
         )
     except AccountError:  # refused (a taken name, a short password): no account was made
-        accounts.registrations.give_back(address)
+        await accounts.registrations.refund(address)
         raise
     found = await service.store.player(session.player_id)
     identity = Identity(session.player_id, found[0] if found else "", "account")

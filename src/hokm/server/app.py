@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import logging
 import secrets
@@ -24,7 +25,7 @@ from starlette.types import Receive, Scope, Send
 
 from hokm.server import rest
 from hokm.server.auth import AuthChain, GuestAuthenticator, TokenSigner
-from hokm.server.cluster import Cluster
+from hokm.server.cluster import Cluster, RedisAddressLimits
 from hokm.server.openapi import openapi_document
 from hokm.server.rooms import RoomManager
 from hokm.server.state import ServerState, Settings
@@ -104,6 +105,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 raise
         await rooms.start()
         state = ServerState(settings, storage, AuthChain(guests), guests, rooms)
+        if rooms.cluster is not None:
+            state.share_limits(functools.partial(RedisAddressLimits, rooms.cluster))
         app.state.hokm = state
         for plugin in plugins:
             setup = getattr(plugin, "setup", None)

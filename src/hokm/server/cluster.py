@@ -32,8 +32,9 @@ only who owns what and carries messages between the nodes.
   as after any disconnect).
 * **The quick-match queue** is kept by one node at a time, elected the same way as a room's
   owner (``{prefix}quick``); the others forward its four calls there.
-* **Failed logins** are counted in Redis (:class:`RedisFailedLogins`), so more nodes never
-  allow more password guesses.
+* **Failed logins** are counted in Redis (:class:`RedisFailedLogins`), and so are the
+  per-address limits on new guests, rooms, accounts, simulator bots and analyses
+  (:class:`RedisAddressLimits`): more nodes never allow more password guesses or creations.
 
 Without ``HOKM_REDIS_URL`` (``hokm serve --redis``) none of this runs: one process, as before.
 """
@@ -54,13 +55,21 @@ import redis.asyncio as aioredis
 
 from hokm.accounts.errors import RateLimitedError
 from hokm.server.errors import error_frame
+from hokm.server.limits import LOOPBACK, AddressLimits
 
 if TYPE_CHECKING:
     from hokm.accounts.security import LoginLimiter
     from hokm.server.auth import Identity
     from hokm.server.rooms import Connection, RoomManager
 
-__all__ = ["Cluster", "ClusterError", "RedisFailedLogins", "RemoteConnection", "RemoteRoom"]
+__all__ = [
+    "Cluster",
+    "ClusterError",
+    "RedisAddressLimits",
+    "RedisFailedLogins",
+    "RemoteConnection",
+    "RemoteRoom",
+]
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +87,29 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0
+"""
+
+# A token bucket (TokenBucket's arithmetic) in a hash {tokens, at}, timed by Redis's clock:
+# ARGV rate, burst, cost (1 takes a token, -1 gives one back); 1 if taken (or given back).
+_BUCKET = """
+local rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local kept = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(kept[1]) or burst
+local at = tonumber(kept[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local taken = 1
+if cost > 0 then
+  if tokens >= cost then tokens = tokens - cost else taken = 0 end
+else
+  tokens = math.min(burst, tokens - cost)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+local full = 86400
+if rate > 0 then full = math.min(full, math.ceil((burst - tokens) / rate) + 1) end
+redis.call('EXPIRE', KEYS[1], math.max(1, full))
+return taken
 """
 
 MOVED = (1012, "room_moved")  # the close that sends a client to reconnect and join again
@@ -137,6 +169,47 @@ class RedisFailedLogins:
         async with self.cluster._db().pipeline(transaction=False) as pipe:
             pipe.delete(key)
             await pipe.execute()
+
+
+class RedisAddressLimits:
+    """An :class:`~hokm.server.limits.AddressLimits` kept once for every node: one token
+    bucket per address in ``{prefix}limit:{name}:{address}``, updated atomically by a script.
+    Loopback is exempt, as in one process. If Redis does not answer, this node's own buckets
+    decide (a limit per node, as before, rather than refusing everyone or letting all in)."""
+
+    def __init__(self, cluster: Cluster, name: str, local: AddressLimits) -> None:
+        self.cluster = cluster
+        self.name = name
+        self.local = local  # its rate and burst; its buckets while Redis does not answer
+        self._script: Any = None
+
+    def _key(self, address: str) -> str:
+        return f"{self.cluster.prefix}limit:{self.name}:{address}"
+
+    async def _run(self, address: str | None, cost: int) -> bool | None:
+        """The script's answer, or None when Redis did not give one (logged)."""
+        address = address or "?"
+        if address in LOOPBACK:
+            return True
+        try:
+            if self._script is None:
+                self._script = self.cluster._db().register_script(_BUCKET)
+            rate, burst = self.local.rate, self.local.burst
+            answer = await self._script(keys=[self._key(address)], args=[rate, burst, cost])
+        except Exception as exc:
+            log.warning(
+                "cluster: limit %s in Redis failed (%s); this node's limit applies", self.name, exc
+            )
+            return None
+        return bool(answer)
+
+    async def take(self, address: str | None) -> bool:
+        taken = await self._run(address, 1)
+        return self.local.allow(address) if taken is None else taken
+
+    async def refund(self, address: str | None) -> None:
+        if await self._run(address, -1) is None:
+            self.local.give_back(address)
 
 
 class RemoteConnection:

@@ -10,8 +10,9 @@ True
 from __future__ import annotations
 
 import time
+from typing import Protocol
 
-__all__ = ["LOOPBACK", "AddressLimits", "TokenBucket"]
+__all__ = ["LOOPBACK", "AddressLimits", "Limits", "TokenBucket"]
 
 # This machine: scripts, benchmarks and tests (behind a proxy that does not send
 # X-Forwarded-For every client looks local; with it, uvicorn reports the real address).
@@ -37,6 +38,19 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class Limits(Protocol):
+    """Per-address limits as the server's handlers use them: in this process
+    (:class:`AddressLimits`) or shared by every process (``hokm.server.cluster``)."""
+
+    async def take(self, address: str | None) -> bool:
+        """Take one token of ``address``'s bucket; False when it is empty."""
+        ...
+
+    async def refund(self, address: str | None) -> None:
+        """Give back the token of a request refused for another reason."""
+        ...
 
 
 class AddressLimits:
@@ -72,3 +86,9 @@ class AddressLimits:
         bucket = self.buckets.get(address or "?")
         if bucket is not None:
             bucket.tokens = min(bucket.burst, bucket.tokens + 1)
+
+    async def take(self, address: str | None) -> bool:
+        return self.allow(address)
+
+    async def refund(self, address: str | None) -> None:
+        self.give_back(address)

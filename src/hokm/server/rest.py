@@ -94,9 +94,9 @@ def _with_cookie(response: Response, token: str, request: Request) -> Response:
     return response
 
 
-def _limit(request: Request) -> None:
+async def _limit(request: Request) -> None:
     address = request.client.host if request.client is not None else None
-    if not _state(request).creations.allow(address):
+    if not await _state(request).creations.take(address):
         raise _Refusal(429, "rate_limited", "too many new guests or rooms from this address")
 
 
@@ -123,7 +123,7 @@ def _handler(fn: Any) -> Any:
 @_handler
 async def post_guest(request: Request) -> Response:
     """Create a guest identity, or rename the current one."""
-    _limit(request)
+    await _limit(request)
     data = await _json_body(request)
     try:
         name = clean_name(data.get("name"))
@@ -198,7 +198,7 @@ def _rules_from(data: dict[str, Any]) -> RuleSet:
 @_handler
 async def post_room(request: Request) -> Response:
     """Create a room; the caller is its owner."""
-    _limit(request)
+    await _limit(request)
     identity = await identify(request)
     if identity is None:
         raise _Refusal(401, "unauthorized")
@@ -276,7 +276,7 @@ async def get_analysis(request: Request) -> Response:
     if report is None:
         client = request.client.host if request.client is not None else None
         joining = state.rooms.analysing(key)  # asked already: wait for that job, no new one
-        if not joining and not state.analysis_limits.allow(client):
+        if not joining and not await state.analysis_limits.take(client):
             raise _Refusal(
                 429,
                 "rate_limited",
@@ -287,7 +287,7 @@ async def get_analysis(request: Request) -> Response:
             report = await state.rooms.analyse(key, analysis_report, record, ANALYSED_HANDS)
         except Busy as exc:
             if not joining:
-                state.analysis_limits.give_back(client)
+                await state.analysis_limits.refund(client)
             raise _Refusal(
                 503, "busy", str(exc), "سرور سرگرم است؛ کمی بعد دوباره امتحان کنید"
             ) from exc

@@ -371,7 +371,7 @@ async def _bot_answer(request: Request, data: dict[str, Any]) -> dict[str, Any]:
     if turn.level in state.settings.inline_bot_levels:
         return {"action": choose_bot_action(turn).to_dict()}
     client = request.client.host if request.client is not None else None
-    if not state.sim_bots.allow(client):
+    if not await state.sim_bots.take(client):
         raise _Busy(429, "rate_limited", "too many hard-bot requests from this address")
     try:
         action: dict[str, Any] = await state.rooms.offload(bot_move, turn)

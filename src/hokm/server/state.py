@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from hokm.server.limits import AddressLimits
+from hokm.server.limits import AddressLimits, Limits
 from hokm.storage import SqlStorage
 from hokm.table import TableConfig
 
@@ -67,12 +68,12 @@ class ServerState:
     guests: GuestAuthenticator
     rooms: RoomManager
     # New guests (REST and WebSocket hello) and rooms, per client address (docs/protocol.md §8).
-    creations: AddressLimits = field(init=False)
+    creations: Limits = field(init=False)
     # The simulator's hard bot (/api/sim/bot), per client address: 10 at once, then one a second.
-    sim_bots: AddressLimits = field(default_factory=lambda: AddressLimits(rate=1.0, burst=10))
+    sim_bots: Limits = field(default_factory=lambda: AddressLimits(rate=1.0, burst=10))
     # Analyses of finished games (/api/games/{id}/analysis), per client address: 5 at once,
     # then one every 10 seconds; answers are kept (a finished game does not change).
-    analysis_limits: AddressLimits = field(default_factory=lambda: AddressLimits(rate=0.1, burst=5))
+    analysis_limits: Limits = field(default_factory=lambda: AddressLimits(rate=0.1, burst=5))
     analyses: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
     # What plugins add to the core, by name (``accounts``): told to pages by /api/session.
     features: set[str] = field(default_factory=set)
@@ -81,3 +82,11 @@ class ServerState:
         self.creations = AddressLimits(
             rate=self.settings.creations_per_second, burst=self.settings.creations_burst
         )
+
+    def share_limits(self, shared: Callable[[str, AddressLimits], Limits]) -> None:
+        """Put the per-address limits where every process keeps them (``shared(name, local)``,
+        e.g. :class:`hokm.server.cluster.RedisAddressLimits`)."""
+        for name in ("creations", "sim_bots", "analysis_limits"):
+            local = getattr(self, name)
+            if isinstance(local, AddressLimits):
+                setattr(self, name, shared(name, local))

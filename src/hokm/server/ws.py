@@ -280,7 +280,7 @@ class _Session:
             return None
         if identity is None:
             client = self.websocket.client
-            if not self.state.creations.allow(client.host if client is not None else None):
+            if not await self.state.creations.take(client.host if client is not None else None):
                 await self._close(4008, "rate_limited", "too many new guests from this address")
                 return None
             identity, token = await self.state.guests.create(name or "مهمان")

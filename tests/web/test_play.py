@@ -96,6 +96,16 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert page.inner_text("#last-hand").replace(" ", "").endswith(f"{'–'.join(digits)})")
     assert "۳" in panel.inner_text() or "۴" in panel.inner_text() or "۵" in panel.inner_text()
     shot(page, "phone-game-over")
+    # Back to the finished game a while later: its panel tells the result; no "the game went
+    # on while you were away, now hand N" (it said so, of a hand that never came, each time).
+    page.evaluate(
+        "(() => { const p = JSON.parse(localStorage.getItem('hokm.place'));"
+        " p.at = Date.now() - 60000; localStorage.setItem('hokm.place', JSON.stringify(p)); })()"
+    )
+    page.reload()
+    page.wait_for_selector("#game-over")
+    page.wait_for_timeout(500)
+    assert page.locator(".toast", has_text="در نبود شما").count() == 0, page.inner_text("#toasts")
 
     # After the game: the record and a replay with the shuffle verified.
     page.wait_for_selector("#download-record")

@@ -289,6 +289,10 @@ export async function render(main, [rawCode]) {
     const now = placeOf(store);
     notePlace(); // told once: the next check starts from here
     if (!before || !now || !Number.isInteger(store.mySeat)) return;
+    // A game over is told by its own panel (its score is final, and no hand is under way:
+    // "now hand 3" of a game that ended after hand 2 was wrong on every reload).
+    const status = store.table?.status;
+    if (status !== "playing" && status !== "paused") return;
     if (before.game !== now.game || Date.now() - before.at < AWAY_NOTE_MS) return;
     if (now.hand === before.hand && now.tricks <= before.tricks) return;
     const us = store.mySeat % 2;

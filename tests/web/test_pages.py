@@ -40,6 +40,15 @@ def test_home_is_persian_first_with_an_english_switch(
     page.wait_for_selector("text=Start practice")
 
 
+def test_a_link_to_no_room_says_so_before_asking_a_name(new_page: Callable[..., Page]) -> None:
+    """A first visit by a link to a room that is not there used to ask for a name first, and
+    say "no room" only once the name was given."""
+    page = new_page(viewport=PHONE)
+    page.goto("/#/room/KKKKKK")
+    page.wait_for_selector("h1:has-text('اتاقی با این کد پیدا نشد.')")
+    assert page.locator("#name").count() == 0
+
+
 def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
     new_page: Callable[..., Page],
 ) -> None:
@@ -105,8 +114,10 @@ def test_a_name_at_the_limit_says_so(new_page: Callable[..., Page]) -> None:
     page.locator("#name").press("End")
     page.keyboard.type("x")  # an input event with a short name: the note goes
     assert not page.is_visible("#name-limit")
-    other = new_page(viewport=PHONE)
-    other.goto("/#/room/KKKKKK")
+    page.click("#create")
+    page.wait_for_selector(".room.in-lobby")
+    other = new_page(viewport=PHONE)  # a friend given the room's link
+    other.goto(page.url)
     other.wait_for_selector("#name")
     other.locator("#name").press_sequentially("Maximilian Alexander von Humboldt")
     assert len(other.input_value("#name")) == MAX_NAME

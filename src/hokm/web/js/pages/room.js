@@ -1,7 +1,7 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
 import { dropLobbyToasts, h, patch, toast } from "../dom.js";
 import { roomCode, t } from "../i18n.js";
-import { Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
+import { api, Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
 import { botLevels, NAME_MAX, nameLimitNote, noteNameLimit, phrases, refusal } from "../common.js";
@@ -439,6 +439,13 @@ export async function render(main, [rawCode]) {
 
   if (!savedToken() && !savedName()) {
     ui.needName = true;
+    // A link to no room says so at once, before asking a name for nothing.
+    api(`/api/rooms/${encodeURIComponent(code)}`).catch((err) => {
+      if (!alive || err?.code !== "room_not_found" || !ui.needName) return;
+      ui.needName = false;
+      ui.notFound = true;
+      draw();
+    });
   } else {
     connect();
   }

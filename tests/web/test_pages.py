@@ -64,7 +64,9 @@ def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
         ("KKKKKK", "اتاقی با این کد پیدا نشد."),
         ("https://hokm.example/r/kkk-kkk", "اتاقی با این کد پیدا نشد."),  # a pasted link
         ("http://hokm.example/#/room/KKKKKK", "اتاقی با این کد پیدا نشد."),  # the address bar
-        ("ZZZZZZ", "این کد اتاق نیست"),
+        ("ZZZZZZ", "این کد اتاق نیست: در کد اتاق این نویسه‌ها هرگز نمی‌آیند: \u2068Z\u2069."),
+        ("K0QX4O", "هرگز نمی‌آیند: \u2068۰ O\u2069."),  # six, but 0 and O are never used
+        ("K7QX4", "کد اتاق شش حرف و رقم است"),
     ):
         page.fill("#code", typed)
         page.click("#join")
@@ -135,6 +137,8 @@ def test_the_pages_code_pattern_is_the_servers_alphabet() -> None:
     pattern = re.search(r"const CODE_PATTERN = /\^\[(\w+)\]\{(\d+)\}\$/;", home.read_text())
     assert pattern is not None
     assert (pattern[1], int(pattern[2])) == (CODE_ALPHABET, CODE_LENGTH)
+    stray = re.search(r"const CODE_STRAY = /\[\^(\w+)\]/g;", home.read_text())
+    assert stray is not None and stray[1] == CODE_ALPHABET
 
 
 def test_every_string_has_both_languages(new_page: Callable[..., Page]) -> None:

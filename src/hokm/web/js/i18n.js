@@ -344,6 +344,7 @@ const STRINGS = {
     room_not_found: "اتاقی با این کد پیدا نشد.",
     code_missing: "کد اتاقی را که صاحب آن فرستاده است وارد کنید.",
     code_malformed: "این کد اتاق نیست: کد اتاق شش حرف و رقم است، مانند \u2068K7QX4M\u2069، همان‌طور که صاحب اتاق فرستاده است.",
+    code_letters: "این کد اتاق نیست: در کد اتاق این نویسه‌ها هرگز نمی‌آیند: {chars}. کد را دوباره از پیام صاحب اتاق بخوانید.",
     // suits and ranks
     suit_S: "پیک",
     suit_H: "دل",
@@ -693,6 +694,7 @@ const STRINGS = {
     room_not_found: "No room with this code.",
     code_missing: "Enter the code of the room, as its owner sent it.",
     code_malformed: "This is not a room code: a code is six letters and digits like K7QX4M, as the room's owner sent it.",
+    code_letters: "This is not a room code: room codes never use {chars}. Check the code the room's owner sent.",
     suit_S: "spades",
     suit_H: "hearts",
     suit_D: "diamonds",

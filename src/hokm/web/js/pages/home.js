@@ -6,6 +6,7 @@ import { botLevels, defaultLevel, levelLabel, NAME_MAX, nameLimitNote, noteNameL
 
 // A join code: six of the unambiguous letters and digits (hokm.table.codes).
 const CODE_PATTERN = /^[34679ACDEFGHJKMNPQRTWXY]{6}$/;
+const CODE_STRAY = /[^34679ACDEFGHJKMNPQRTWXY]/g;
 
 // Set when this tab is closed or reloaded while waiting for a quick match (it sends a leave
 // then): the next page in the tab must not show the wait again if that leave is still on its way.
@@ -77,8 +78,8 @@ export async function render(main) {
 
   // A code is checked here, so a typo is said under the field that keeps it (not on a page
   // of its own, nor in a note that would cover the field on a phone).
-  const badCode = (key) => {
-    state.codeError = t(key);
+  const badCode = (key, params = {}) => {
+    state.codeError = t(key, params);
     draw();
     document.getElementById("code")?.focus();
   };
@@ -91,7 +92,10 @@ export async function render(main) {
       return;
     }
     if (!CODE_PATTERN.test(code)) {
-      badCode("code_malformed");
+      // Six characters, some never used in codes (0/O, 1/I, 2/Z … look alike): say which.
+      const stray = [...new Set(code.match(CODE_STRAY) ?? [])];
+      if (code.length === 6 && stray.length) badCode("code_letters", { chars: num(stray.join(" ")) });
+      else badCode("code_malformed");
       return;
     }
     const room = await api(`/api/rooms/${encodeURIComponent(code)}`).catch((err) => {

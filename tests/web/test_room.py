@@ -357,6 +357,13 @@ def test_a_spectator_is_told_so_at_the_table(new_page: Callable[..., Page]) -> N
     has begun, so the table and the chat stay in view on a phone."""
     player = new_page(viewport=PHONE)
     start_practice(player, "Sara", level="medium")
+    # The names under the drawn aces keep their own direction: a Latin name cut short keeps
+    # its start ("walke…"), as in the top bar, not its end ("…ker4354").
+    player.wait_for_selector("#ace-draw .mini-slot > span.small", state="attached")
+    dirs = player.eval_on_selector_all(
+        "#ace-draw .mini-slot > span.small", "els => els.map(e => e.dir)"
+    )
+    assert dirs and set(dirs) == {"auto"}, dirs
     code = store(player, "s.table.code")
     watcher = new_page(viewport=PHONE)
     watcher.goto(f"/r/{code}")

@@ -510,7 +510,7 @@ function lastTrickPanel(ctx, bottom) {
           `div.mini-slot${seat === last.winner ? ".won" : ""}`,
           {},
           cardEl(card, { extra: "small", label: t("played_by", { card: cardName(card), name: store.seatName(seat) }) }),
-          h("span.small", { title: store.seatName(seat) }, store.seatName(seat)),
+          h("span.small", { title: store.seatName(seat), dir: "auto" }, store.seatName(seat)),
         );
       }),
     ),
@@ -536,7 +536,7 @@ function aceDrawInfo(store) {
           `div.mini-slot${i === draw.length - 1 ? ".won" : ""}`,
           {},
           cardEl(card, { extra: "small", label: t("played_by", { card: cardName(card), name: store.seatName(seat) }) }),
-          h("span.small", { title: store.seatName(seat) }, store.seatName(seat)),
+          h("span.small", { title: store.seatName(seat), dir: "auto" }, store.seatName(seat)),
         );
       }),
     ),

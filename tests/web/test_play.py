@@ -374,16 +374,25 @@ def test_the_last_trick_opens_with_enter_and_closes_with_escape(
 
 def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page]) -> None:
     """«راهنما» marks the rule bot's choice (a legal one) and says it in words; following it
-    plays on; a new decision has no mark until asked again."""
+    plays on; a new decision has no mark until asked again. The first hint of a game costs
+    the win's points: the first tap says so and asks again (a tooltip is never seen on a
+    phone), and "no" takes nothing."""
     page = new_page(viewport=PHONE)
     start_practice(page, "Kaveh", target=3)
     take_turns_until(page, "#hint")
-    assert "امتیاز" in (page.get_attribute("#hint", "title") or "")  # told before asking
+    assert "امتیاز" in (page.get_attribute("#hint", "title") or "")
     page.click("#hint")
+    assert "امتیاز ندارد" in page.inner_text("#hint-confirm")  # told before asking
+    assert page.locator(".hinted").count() == 0
+    shot(page, "phone-hint-confirm")
+    page.click("#hint-no")
+    page.wait_for_selector("#hint")
+    assert store(page, "s.table.hinted") in (None, [])  # nothing was asked
+    page.click("#hint")
+    page.click("#hint-sure")
     page.wait_for_selector(".hinted")
     said = page.inner_text("#hint-said")
     assert said.startswith("ربات متوسط")
-    page.locator(".toast", has_text="امتیاز ندارد").wait_for()  # and when asking
     assert store(page, "s.table.hinted") == [store(page, "s.you.player_id")]
     shot(page, "phone-hint")
     hinted = page.locator(".hinted").first
@@ -403,6 +412,8 @@ def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page])
         take_turn(page)
     assert page.locator(".hinted").count() == 0
     assert page.get_attribute("#hint", "title") is None  # no more to lose
+    page.click("#hint")  # so asked at once
+    page.wait_for_selector(".hinted")
 
 
 _RECORD_NEXT_DEAL = """

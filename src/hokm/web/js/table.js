@@ -299,19 +299,38 @@ function hintButton(ctx) {
   if (store.table.seats.filter((s) => s.kind === "human").length !== 1) return null;
   const key = decisionKey(store);
   const first = !hintedMe(store); // the first hint of a game costs the win's points
+  const ask = async () => {
+    ui.hintAsked = null;
+    const reply = await ctx.command("hint");
+    if (reply?.type === "ack" && reply.hint) {
+      ui.hint = { key, action: reply.hint };
+      ctx.redraw();
+      document.querySelector(".hinted")?.focus();
+    }
+  };
+  // The first hint of a game is asked twice: the cost is said before it is paid (a tooltip
+  // is never seen on a phone, and a toast after the hint came too late).
+  if (first && ui.hintAsked === key) {
+    return h(
+      "span.hint-confirm#hint-confirm",
+      { role: "alert" },
+      h("span.small", {}, t("hint_costs_points")),
+      " ",
+      h("button.link#hint-sure", { type: "button", onclick: ask }, t("hint_anyway")),
+      " ",
+      h("button.link#hint-no", { type: "button", onclick: () => { ui.hintAsked = null; ctx.redraw(); document.getElementById("hint")?.focus(); } }, t("hint_no")),
+    );
+  }
   return h(
     "button.link.hint-btn#hint",
     {
       type: "button",
       title: first ? t("hint_costs_points") : undefined,
-      onclick: async () => {
-        const reply = await ctx.command("hint");
-        if (reply?.type === "ack" && reply.hint) {
-          if (first) toast(t("hint_costs_points"));
-          ui.hint = { key, action: reply.hint };
-          ctx.redraw();
-          document.querySelector(".hinted")?.focus();
-        }
+      onclick: () => {
+        if (!first) return ask();
+        ui.hintAsked = key;
+        ctx.redraw();
+        document.getElementById("hint-sure")?.focus();
       },
     },
     t("hint"),

@@ -211,6 +211,11 @@ export function toast(text, kind = "info", { lobby = false } = {}) {
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 
+/** Remove the toast saying ``text``, if it is up (its question was answered). */
+export function dropToast(text) {
+  for (const el of document.querySelectorAll("#toasts .toast")) if (el.textContent === text) el.remove();
+}
+
 /** Remove the toasts about the lobby (the table is on screen now). */
 export function dropLobbyToasts() {
   for (const el of document.querySelectorAll("#toasts .toast.lobby")) el.remove();

@@ -1,5 +1,5 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
-import { clearErrors, h, patch, toast } from "../dom.js";
+import { clearErrors, dropToast, h, patch, toast } from "../dom.js";
 import { num, roomCode, t } from "../i18n.js";
 import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, session } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, NAME_MAX, nameLimitNote, noteNameLimit, refusal } from "../common.js";
@@ -373,6 +373,7 @@ export async function render(main) {
             oninput: (e) => {
               state.name = e.target.value;
               noteNameLimit(e.target);
+              if (state.name.trim()) dropToast(t("name_needed")); // answered: it would cover the page
             },
           }),
           nameLimitNote(state.name),

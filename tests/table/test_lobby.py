@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hokm.engine import RuleSet
+from hokm.engine import RuleSet, persian_digits
+from hokm.table import OPTION_MAXIMA
 
 from .conftest import Clock, err, join, make_table, ok, seat_bots
 
@@ -84,6 +85,15 @@ def test_rules_by_preset_and_options_are_shown_to_everyone(clock: Clock) -> None
     assert "target_points" in reply["message"]
     err(table.handle("ann", {"type": "set_rules", "preset": "nope"}, clock.now), "bad_rules")
     assert table.rules.target_points == 3
+    # A room has a ceiling the engine does not (a game to 999 never ends): said in both
+    # languages, and nothing changes.
+    for name, high in OPTION_MAXIMA.items():
+        command = {"type": "set_rules", "options": {name: high + 1}}
+        reply = err(table.handle("ann", command, clock.now), "bad_rules")
+        assert reply["message"] == f"{name} at a table is at most {high}, not {high + 1}"
+        assert persian_digits(high) in reply["message_fa"]
+    assert table.rules == RuleSet.preset("classic", target_points=3)
+    ok(table.handle("ann", {"type": "set_rules", "options": {"target_points": 21}}, clock.now))
 
 
 def test_start_needs_four_filled_seats(clock: Clock) -> None:

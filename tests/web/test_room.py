@@ -429,6 +429,10 @@ def test_rule_options_take_persian_digits_and_say_which_field_is_wrong(
     error.first.wait_for()
     assert "امتیاز پایان بازی" in error.first.inner_text()  # the field, in the player's words
     assert store(page, "s.table.rules.target_points") == 7  # nothing changed
+    target.fill("۹۹۹")  # a game that would never end: the room's ceiling is said
+    page.click("#apply-rules")
+    page.locator(".toast.error", has_text="۲۱").wait_for()
+    assert store(page, "s.table.rules.target_points") == 7
     target.fill("۵")
     page.locator("#opt-kot_points").fill("3")  # Latin digits are fine too
     shot(page, "desktop-rule-options")

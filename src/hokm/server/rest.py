@@ -26,6 +26,7 @@ from hokm.server.state import ServerState
 from hokm.table.chat import EMOJI, PHRASES
 from hokm.table.codes import is_code, normalize_code
 from hokm.table.commands import BOT_LEVELS
+from hokm.table.handlers import OPTION_MAXIMA
 
 __all__ = ["PROTOCOL_VERSION", "routes"]
 
@@ -370,6 +371,8 @@ def rule_options() -> list[dict[str, Any]]:
             option.update(type="seconds", min=0, max=86400)
         else:
             option.update(type="integer", min=1)
+            if f.name in OPTION_MAXIMA:  # what a room takes (the engine has no maximum)
+                option["max"] = OPTION_MAXIMA[f.name]
         options.append(option)
     return options
 

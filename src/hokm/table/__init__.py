@@ -11,6 +11,7 @@ from hokm.table.chat import EMOJI, MAX_CHAT_CHARS, PHRASES, ChatRejection, check
 from hokm.table.codes import CODE_ALPHABET, is_code, new_code, normalize_code
 from hokm.table.commands import BOT_LEVELS, COMMAND_TYPES, Command, parse_command
 from hokm.table.errors import ERROR_CODES, TableError, error_frame
+from hokm.table.handlers import OPTION_MAXIMA
 from hokm.table.model import (
     BotTurn,
     Deadline,
@@ -31,6 +32,7 @@ __all__ = [
     "EMOJI",
     "ERROR_CODES",
     "MAX_CHAT_CHARS",
+    "OPTION_MAXIMA",
     "PHRASES",
     "STATUSES",
     "BotTurn",

@@ -39,7 +39,13 @@ from hokm.table.model import Member, SeatSlot
 if TYPE_CHECKING:
     from hokm.table.table import Table
 
-__all__ = ["HANDLERS", "PLAYER_ACTIONS", "ChatError", "not_member"]
+__all__ = ["HANDLERS", "OPTION_MAXIMA", "PLAYER_ACTIONS", "ChatError", "not_member"]
+
+_OPTION_FA = {
+    "target_points": "امتیاز پایان بازی",
+    "kot_points": "امتیاز کُت",
+    "hakem_kot_points": "امتیاز حاکم‌کُتی",
+}
 
 PLAYER_ACTIONS = (Play, ChooseTrump, RequestRedeal, DecideBam)
 Handler = Callable[["Table", str, Command, float], None]
@@ -204,9 +210,23 @@ def cmd_remove_bot(table: Table, player: str, cmd: Command, now: float) -> None:
     table._emit("seat_changed", table._seat_public(cmd.seat))
 
 
+# The largest value a room takes for the engine's open-ended options (RULES.md allows any
+# integer ≥ 1): a game to 999 points is a room that never ends, and a typo more often than a
+# wish. Told to pages by /api/rules ("max").
+OPTION_MAXIMA: dict[str, int] = {"target_points": 21, "kot_points": 10, "hakem_kot_points": 10}
+
+
 def cmd_set_rules(table: Table, player: str, cmd: Command, now: float) -> None:
     require_owner(table, player, "set the rules")
     require_not_playing(table, "change the rules")
+    for name, high in OPTION_MAXIMA.items():
+        value = cmd.options.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and value > high:
+            raise TableError(
+                "bad_rules",
+                f"{name} at a table is at most {high}, not {value}",
+                f"{_OPTION_FA[name]} در یک اتاق حداکثر {persian_digits(high)} است",
+            )
     # Options apply on top of the preset if one is named, else on top of the rules in force.
     spec: dict[str, Any] = {} if cmd.preset is not None else table.rules.to_dict()
     spec.update(cmd.options)

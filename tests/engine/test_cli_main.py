@@ -53,6 +53,7 @@ def test_version_and_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> 
         (["--allow-origin", "https://a.example/game"], "not an origin: 'https://a.example/game'"),
         (["--allow-origin", "ftp://a.example"], "not an origin: 'ftp://a.example'"),
         (["--allow-origin", "https://a.example:99999"], "not an origin"),
+        (["--db", ""], "--db is empty"),  # it used to mean the default database, silently
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(
@@ -98,6 +99,8 @@ def test_serve_says_in_one_line_why_it_cannot_use_the_database(
         (str(not_db), "file is not a database"),
         ("mysql://x/y", "unsupported database mysql://x/y"),
         ("postgresql://nobody:secret@127.0.0.1:1/x", "cannot open the database"),
+        (":memory:", "an in-memory SQLite database cannot hold the server's games"),  # a crash
+        ("sqlite://", "an in-memory SQLite database"),
     ):
         assert main(["serve", "--db", db, "--port", "0"]) == 2
         err = capsys.readouterr().err

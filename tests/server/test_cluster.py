@@ -645,13 +645,24 @@ def _queue_size(live: Live) -> int:
     return len(live.accounts.quick.queue)
 
 
-def test_serve_refuses_an_unreachable_redis_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_refuses_an_unreachable_redis_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``hokm serve --redis`` with nothing there: one line, exit 2, no traceback."""
-    argv = ["serve", "--db", ":memory:", "--port", "0", "--redis", "redis://127.0.0.1:1/0"]
+    argv = ["serve", "--db", str(tmp_path / "h.db"), "--port", "0"]
+    assert cli_main([*argv, "--redis", "redis://127.0.0.1:1/0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("hokm serve: cannot use Redis at redis://127.0.0.1:1/0 (--redis): ")
+    assert "\n" not in err
+    assert not (tmp_path / "h.db").exists()  # checked before the database is made
+    # A URL that is not one is named as given (it was "at redis"), and so is its source.
+    monkeypatch.setenv("HOKM_REDIS_URL", "redis-host:6379")
     assert cli_main(argv) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("hokm serve: cannot use Redis at redis://127.0.0.1:1/0")
-    assert "\n" not in err
+    assert err.startswith("hokm serve: cannot use Redis at redis-host:6379 (HOKM_REDIS_URL): ")
+    assert cli_main([*argv, "--redis", "redis://:secret@127.0.0.1:1/0"]) == 2
+    err = capsys.readouterr().err
+    assert "redis://:***@127.0.0.1:1/0" in err and "secret" not in err
 
 
 async def test_new_guests_and_rooms_are_limited_once_for_every_node(tmp_path: Path) -> None:

@@ -41,6 +41,18 @@ def seconds(what: str) -> Any:
     return parse
 
 
+def not_empty(what: str) -> Any:
+    """An argparse ``type``: any text but an empty one (``--db "$DB"`` with DB unset used to
+    fall back to the default database without a word)."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{what} is empty")
+        return text
+
+    return parse
+
+
 def origin(text: str) -> str:
     """An argparse ``type``: a web origin as browsers send it (``https://host[:port]``, no
     path; a trailing slash is dropped, scheme and host lower-cased), or ``*`` for any.
@@ -89,7 +101,12 @@ def register(subparsers: Any) -> None:
         default=8000,
         help="port (8000; 0 picks a free one)",
     )
-    parser.add_argument("--db", default=None, help="SQLite file or database URL (var/hokm.db)")
+    parser.add_argument(
+        "--db",
+        type=not_empty("--db"),
+        default=None,
+        help="SQLite file or database URL (var/hokm.db)",
+    )
     parser.add_argument(
         "--redis",
         default=None,
@@ -152,22 +169,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"hokm serve: {problem}", file=sys.stderr)
         return 2
     url = database_url(args.db)
-    problem = check_database(url)
-    if problem is not None:
-        print(f"hokm serve: {problem}", file=sys.stderr)
-        return 2
     settings = Settings(database_url=url, bot_workers=args.bot_workers)
     if args.redis is not None:
         settings = dataclasses.replace(settings, redis_url=args.redis or None)
-    if settings.redis_url:
-        problem = check_redis(settings.redis_url)
-        if problem is not None:
-            print(f"hokm serve: {problem}", file=sys.stderr)
-            return 2
     try:  # HOKM_ALLOWED_ORIGINS: the same check and form as --allow-origin
         from_env = tuple(origin(o) for o in settings.allowed_origins)
     except argparse.ArgumentTypeError as error:
         print(f"hokm serve: HOKM_ALLOWED_ORIGINS: {error}", file=sys.stderr)
+        return 2
+    if settings.redis_url:  # before the database, which a check may create
+        source = "--redis" if args.redis else "HOKM_REDIS_URL"
+        problem = check_redis(settings.redis_url, source=source)
+        if problem is not None:
+            print(f"hokm serve: {problem}", file=sys.stderr)
+            return 2
+    problem = check_database(url)
+    if problem is not None:
+        print(f"hokm serve: {problem}", file=sys.stderr)
         return 2
     settings = dataclasses.replace(settings, allowed_origins=(*from_env, *args.allow_origin))
     table = settings.table
@@ -212,6 +230,11 @@ def check_database(url: str) -> str | None:
     shown = parsed.render_as_string(hide_password=True)
     if not parsed.drivername.startswith(("sqlite", "postgresql")):
         return f"unsupported database {shown}: use a SQLite file path or postgresql://…"
+    if parsed.drivername.startswith("sqlite") and parsed.database in (None, "", ":memory:"):
+        return (
+            "an in-memory SQLite database cannot hold the server's games (each connection "
+            "would see its own, and all is lost at a stop): give a file path, e.g. var/hokm.db"
+        )
 
     async def open_and_close() -> None:
         storage = SqlStorage(url)
@@ -251,13 +274,14 @@ def check_listen(host: str, port: int) -> str | None:
     return None
 
 
-def check_redis(url: str) -> str | None:
-    """Why the server could not use Redis at ``url`` (one line), or None."""
+def check_redis(url: str, *, source: str = "--redis") -> str | None:
+    """Why the server could not use Redis at ``url`` (one line, naming ``source``, the
+    option or variable it came from), or None."""
     import redis.asyncio as aioredis
 
     from hokm.server.cluster import Cluster
 
-    shown = Cluster(url).describe()
+    shown = f"{Cluster(url).describe()} ({source})"
 
     async def ping() -> None:
         client = aioredis.Redis.from_url(url, socket_connect_timeout=5)

@@ -49,6 +49,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis.asyncio as aioredis
@@ -363,12 +364,12 @@ class Cluster:
 
     def describe(self) -> str:
         """Where Redis is, without a password."""
-        from sqlalchemy.engine import make_url
-
-        try:
-            return str(make_url(self.url).render_as_string(hide_password=True))
-        except Exception:
-            return "redis"
+        parts = urlsplit(self.url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            user, _, host = netloc.rpartition("@")
+            netloc = f"{user.partition(':')[0]}:***@{host}" if ":" in user else netloc
+        return urlunsplit(parts._replace(netloc=netloc))
 
     # ------------------------------------------------------------------ life cycle
 

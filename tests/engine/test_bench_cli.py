@@ -30,7 +30,11 @@ def test_unknown_sections_are_refused(capsys: pytest.CaptureFixture[str]) -> Non
     assert "unknown section" in said.err and not said.out
     assert main(["bench", "engine", "--scale", "0"]) == 2
     said = capsys.readouterr()
-    assert said.err.strip() == "hokm bench: --scale is above 0, not 0" and not said.out
+    assert said.err.strip() == "hokm bench: --scale is above 0 and at most 100, not 0"
+    assert not said.out
+    for scale in ("inf", "nan", "1e30"):  # inf crashed; 1e30 ran for ever
+        assert main(["bench", "engine", "--scale", scale]) == 2
+        assert "--scale is above 0 and at most 100" in capsys.readouterr().err
     assert main(["bench", "engine", "--repeat", "0"]) == 2
     assert capsys.readouterr().err.strip() == "hokm bench: --repeat is at least 1, not 0"
 

@@ -268,7 +268,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "sections", nargs="*", metavar="SECTION", help=f"sections: {', '.join(SECTIONS)}"
     )
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median; 5)")
-    parser.add_argument("--scale", type=float, default=1.0, help="work per run (e.g. 0.1)")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="work per run (e.g. 0.1; at most 100)"
+    )
     parser.add_argument("--json", action="store_true", help="print results as JSON")
     parser.set_defaults(func=run)
 
@@ -281,8 +283,8 @@ def run(args: argparse.Namespace) -> int:
         problem = f"unknown section {unknown[0]!r}; sections: {', '.join(SECTIONS)}"
     elif args.repeat < 1:
         problem = f"--repeat is at least 1, not {args.repeat}"
-    elif not args.scale > 0:
-        problem = f"--scale is above 0, not {args.scale:g}"
+    elif not 0 < args.scale <= 100:  # (NaN and infinity too: inf crashed, 1e30 never ended)
+        problem = f"--scale is above 0 and at most 100, not {args.scale:g}"
     if problem is not None:
         print(f"hokm bench: {problem}", file=sys.stderr)
         return 2

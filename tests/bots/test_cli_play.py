@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hokm.analysis import analyse
 from hokm.cli import play
 from hokm.cli.analyse import analyse_text
@@ -25,9 +27,10 @@ def _run(lines: str, **options: object) -> tuple[int, str]:
         seed=options.get("seed", "cli-test"),
         record=options.get("record"),
     )
-    out = io.StringIO()
-    code = play.run(args, inp=io.StringIO(lines), out=out)
-    return code, out.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    code = play.run(args, inp=io.StringIO(lines), out=out, err=err)
+    assert not err.getvalue() or (code == 2 and not out.getvalue())  # refusals: stderr only
+    return code, out.getvalue() + err.getvalue()
 
 
 def test_a_whole_game_played_by_the_auto_command_ends_with_a_winner() -> None:
@@ -125,10 +128,23 @@ def test_a_game_ended_by_a_hangup_or_a_kill_is_saved(tmp_path: Path) -> None:
         assert judge(record)["ok"] and not judge(record)["game_over"]
 
 
-def test_a_target_below_one_is_refused_by_its_option_name() -> None:
-    code, text = _run("", target=0)
-    assert code == 2
-    assert "--target" in text and "at least 1" in text
+def test_a_target_out_of_range_is_refused_by_its_option_name() -> None:
+    for target in (0, 22, 10**23):  # a game to 10²³ was taken
+        code, text = _run("", target=target)
+        assert code == 2
+        assert f"--target is the points to win, from 1 to 21 (not {target})" in text
+
+
+def test_refusals_go_to_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``hokm play --target 0 >/dev/null`` said nothing: its refusals went to stdout."""
+    from hokm.cli import main
+
+    assert main(["play", "--target", "0"]) == 2
+    said = capsys.readouterr()
+    assert not said.out and "--target" in said.err
+    assert main(["simulate", "--hands", "0"]) == 2
+    said = capsys.readouterr()
+    assert not said.out and "--hands must be at least 1" in said.err
 
 
 def test_the_game_is_saved_as_a_record_that_the_referee_and_the_analysis_accept(

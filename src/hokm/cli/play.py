@@ -48,6 +48,7 @@ from hokm.engine import (
 )
 from hokm.engine.events import Redealt
 from hokm.engine.records import record_from_game
+from hokm.table.handlers import OPTION_MAXIMA
 
 __all__ = ["PlaySession", "register", "run"]
 
@@ -101,27 +102,40 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace, *, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+MAX_TARGET = OPTION_MAXIMA["target_points"]  # as a room's: a longer game is a typo
+
+
+def run(
+    args: argparse.Namespace,
+    *,
+    inp: TextIO | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
-    if args.target is not None and args.target < 1:
-        print(f"hokm play: --target is the points to win, at least 1 (not {args.target})", file=out)
+    err = sys.stderr if err is None else err  # refusals: not mixed into the game's text
+    if args.target is not None and not 1 <= args.target <= MAX_TARGET:
+        print(
+            f"hokm play: --target is the points to win, from 1 to {MAX_TARGET} (not {args.target})",
+            file=err,
+        )
         return 2
     try:
         rules = RuleSet.preset(args.preset or "platform-a")
         if args.target is not None:
             rules = rules.replace(target_points=args.target)
     except HokmError as exc:
-        print(f"hokm play: {exc}", file=out)
+        print(f"hokm play: {exc}", file=err)
         return 2
     if args.seed is not None and not args.seed.strip():
-        print("hokm play: --seed is empty: give a seed, or leave it out for a new one", file=out)
+        print("hokm play: --seed is empty: give a seed, or leave it out for a new one", file=err)
         return 2
     record = getattr(args, "record", None)
     if record is not None:
         problem = _unwritable(record) if record.strip() else "an empty file name"
         if problem:
-            print(f"hokm play: --record: cannot write {record!r} ({problem})", file=out)
+            print(f"hokm play: --record: cannot write {record!r} ({problem})", file=err)
             return 2
     session = PlaySession(
         rules,

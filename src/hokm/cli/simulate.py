@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -115,7 +116,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     if args.hands < 1:
-        print("hokm simulate: --hands must be at least 1")
+        print("hokm simulate: --hands must be at least 1", file=sys.stderr)
         return 2
     rules = RuleSet.preset(args.preset) if args.preset else RuleSet()
     stats = simulate(args.hands, seed=args.seed, rules=rules)

@@ -192,6 +192,18 @@ def test_not_following_suit_names_hand_play_seat_card_and_rule() -> None:
     }
 
 
+def test_an_ace_draw_without_its_ace_is_an_error_before_any_hand() -> None:
+    game, _ = random_game(RuleSet(), 3)  # the first hakem by an ace draw
+    record = record_from_game(game)
+    drawn = record["ace_draw"]["cards"]
+    last = next(c for c in ("2D", "3D", "4D", "5D") if c not in drawn)
+    drawn[-1] = last
+    error = error_of(record)
+    assert error["hand"] is None  # the draw comes before hand 1
+    said = f"ace draw: the ace draw ends with an ace, not {last} (cards are dealt until one)"
+    assert error["reason"] == said
+
+
 def test_a_card_not_held_is_an_error_at_that_play() -> None:
     record = played_record(NORMAL_7_1, {})
     record["hands"][0]["plays"][0] = "AS"

@@ -5,6 +5,8 @@ Every option of §9 that changes play is tested both ways.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from hokm.engine import (
@@ -98,7 +100,11 @@ def test_ace_draw_from_a_seed_stops_at_the_first_ace() -> None:
 
 @pytest.mark.parametrize(
     ("drawn", "reason"),
-    [("3C KD", "stops at the first ace"), ("AS AH", "stops at the first ace"), ("", "at least")],
+    [
+        ("3C KD", "ends with an ace, not KD"),
+        ("AS AH", "stops at the first ace, AS: no card is dealt after it"),
+        ("", "at least"),
+    ],
 )
 def test_an_ace_draw_that_does_not_stop_at_the_first_ace_is_refused(
     drawn: str, reason: str
@@ -294,6 +300,30 @@ def test_a_player_must_follow_suit_when_able() -> None:
     with pytest.raises(IllegalActionError, match="must follow suit ♠: seat 1 holds AS"):
         game.play("2H")
     assert game.to_dict() == before
+
+
+def test_not_following_suit_names_every_card_of_the_suit_held() -> None:
+    """It named one card only ("holds 6C" of five clubs), as if that were the only one."""
+    rng = random.Random(5)
+    for seed in range(50):
+        game = Game(RuleSet(), hakem=Seat(0))
+        game.apply(Deal.from_seed(f"follow-{seed}", Seat(0)))
+        game.choose_trump(rng.choice("SHDC"))
+        while game.phase is Phase.PLAY:
+            if game.trick:
+                led = game.trick[0].suit
+                hand = game.hand_of(game.to_move)
+                held = sorted(c for c in hand if c.suit is led)
+                other = next((c for c in hand if c.suit is not led), None)
+                if len(held) >= 2 and other is not None:
+                    listed = " ".join(str(c) for c in held)
+                    said = f"must follow suit {led.symbol}: seat {int(game.to_move)} holds {listed}"
+                    with pytest.raises(IllegalActionError) as refused:
+                        game.play(other)
+                    assert str(refused.value) == said
+                    return
+            game.play(rng.choice(game.legal_cards()))
+    raise AssertionError("no seat to move held two cards of the led suit and another")
 
 
 def test_a_void_player_may_cut_or_discard_with_no_duty_to_beat() -> None:

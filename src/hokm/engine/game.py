@@ -531,8 +531,15 @@ class Game:
             cards = action.cards
             if not cards or len(set(cards)) != len(cards):
                 raise IllegalActionError("the ace draw deals different cards, at least one")
-            if cards[-1].rank != Rank.ACE or any(c.rank == Rank.ACE for c in cards[:-1]):
-                raise IllegalActionError("the ace draw stops at the first ace")
+            early = next((c for c in cards[:-1] if c.rank == Rank.ACE), None)
+            if early is not None:
+                raise IllegalActionError(
+                    f"the ace draw stops at the first ace, {early}: no card is dealt after it"
+                )
+            if cards[-1].rank != Rank.ACE:
+                raise IllegalActionError(
+                    f"the ace draw ends with an ace, not {cards[-1]} (cards are dealt until one)"
+                )
         elif method == "ace_draw":
             raise IllegalActionError("first_hakem is ace_draw: the hakem is found by an ace draw")
 
@@ -568,8 +575,8 @@ class Game:
             led = self.trick[0].suit_index
             if card.suit_index != led and by_suit[led]:
                 raise IllegalActionError(
-                    f"must follow suit {self.trick[0].suit.symbol}: "
-                    f"seat {int(seat)} holds {ALL_CARDS[by_suit[led][0]]}"
+                    f"must follow suit {self.trick[0].suit.symbol}: seat {int(seat)} holds "
+                    + " ".join(str(ALL_CARDS[i]) for i in sorted(by_suit[led]))
                 )
 
     def _check_bam(self, action: DecideBam) -> None:

@@ -322,7 +322,7 @@ def _first_game(rules: RuleSet, record: Record) -> Game:
         )
         game.apply(draw)
     except HokmError as exc:
-        raise _Broken(0, f"ace draw: {exc}") from exc
+        raise _Broken(None, f"ace draw: {exc}") from exc  # before any hand
     if game.hakem != hakem:
         raise _Broken(0, f"the ace draw makes seat {int(draw.hakem)} hakem, not seat {hakem}")
     return game

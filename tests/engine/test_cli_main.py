@@ -122,6 +122,8 @@ def test_serve_says_in_one_line_why_it_cannot_listen(
         for argv, said in (
             (["--port", str(port)], f"port {port} on 127.0.0.1 is in use"),
             (["--host", "999.1.1.1"], "cannot listen on '999.1.1.1'"),
+            (["--host", "[::1]"], "write an IPv6 address without brackets: --host ::1"),
+            (["--host", "127.0.0.1:8000"], "on its own: --host 127.0.0.1 --port 8000"),
         ):
             assert main(["serve", "--db", str(db), *argv]) == 2
             err = capsys.readouterr().err

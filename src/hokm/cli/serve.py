@@ -261,7 +261,13 @@ def check_listen(host: str, port: int) -> str | None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError) as exc:
-        return f"cannot listen on {host!r}: not an address of this machine ({exc})"
+        hint = ""
+        if host.startswith("[") and host.endswith("]"):
+            hint = f"; write an IPv6 address without brackets: --host {host[1:-1]}"
+        elif host.count(":") == 1 and host.rpartition(":")[2].isdigit():
+            name, _, number = host.rpartition(":")
+            hint = f"; give the port on its own: --host {name} --port {number}"
+        return f"cannot listen on {host!r}: not an address of this machine ({exc}){hint}"
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does

@@ -169,6 +169,10 @@ def test_the_game_is_saved_as_a_record_that_the_referee_and_the_analysis_accept(
     assert code == 0 and "Goodbye." in text
     partial = json.loads(quit_path.read_text(encoding="utf-8"))
     assert judge(partial)["ok"] and not judge(partial)["game_over"]
+    assert "hokm analyse" in text
+    # Quit before any card: saved, but no analysis is offered of a hand with no play.
+    code, text = _run("q\ny\n", seed="d", record=str(tmp_path / "early.json"))  # South: hakem
+    assert code == 0 and "saved to" in text and "hokm analyse" not in text
 
     code, text = _run("", record=str(tmp_path / "no" / "such" / "game.json"))
     assert code == 2 and "cannot write" in text and "Hokm —" not in text
@@ -237,13 +241,14 @@ def test_declining_a_bam_tells_the_last_trick_once_and_h_explains_the_question()
         "a\n" * 7 + "h\nn\n" + "a\n" * 60, preset="classic", seed="b12", level="random"
     )
     assert code == 0 and "Go on for bam" in text, text[-2000:]
-    assert "y = go on for bam: all 13 tricks" in text
+    assert "y = go on for bam: play for all 13 tricks" in text
     before, after = text.split("You stop at the kot.", 1)
     last = [
         line for line in before.splitlines() if "wins the trick" in line or "win the trick" in line
     ][-1]
     assert last not in after.split("Hand over:", 1)[0]
-    assert "Hand over: You and North win (kot), tricks 7–0, 2 points; score you+North" in after
+    # The score on a line of its own: wrapped, it was cut in two at the end of a line.
+    assert "Hand over: You and North win (kot), tricks 7–0, 2 points.\nScore: you+North " in after
 
 
 def test_an_empty_seed_or_record_name_is_refused_before_the_game() -> None:

@@ -148,7 +148,8 @@ def test_later_hakems_are_optional_but_checked() -> None:
         "play": None,
         "seat": None,
         "card": None,
-        "reason": "the hakem is seat 0 by the rules (RULES.md §6), not seat 1",
+        "reason": "the hakem is seat 0 by the rules (the hakem stays while the hakem's team"
+        " wins a hand, else the next seat is hakem), not seat 1",
     }
 
 

@@ -66,7 +66,7 @@ TRUMP_HELP = (
     "a = the bot names it for you · ? = the bot's choice, not naming it · q = quit",
 )
 BAM_HELP = (
-    "y = go on for bam: all 13 tricks (RULES.md §6) · n = stop at the kot · "
+    "y = go on for bam: play for all 13 tricks · n = stop at the kot · "
     "a = as the bot says · q = quit"
 )
 WIDTH = 78  # lines are wrapped between words to fit an 80-column terminal
@@ -315,7 +315,7 @@ class PlaySession:
             return 1
         hands = len(data["hands"])
         self.say(f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}.")
-        if hands:
+        if any(hand.get("plays") for hand in data["hands"]):  # (quit before a card: nothing)
             self.say(f"`hokm analyse {path}` shows the plays that gave hands away.", wrap=True)
         return 0
 
@@ -417,10 +417,11 @@ class PlaySession:
         # team by team (winners first, it read "score 1–2" beside a header's "2 – 1").
         self.say(
             f"Hand over: {who} win ({r.result.replace('_', ' ')}), tricks "
-            f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}; "
-            f"score you+North {r.score[0]} – {r.score[1]} East+West.",
+            f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}.",
             wrap=True,
         )
+        # On a line of its own: wrapped, it was cut in two ("you+North 1" / "– 2 East+West").
+        self.say(f"Score: you+North {r.score[0]} – {r.score[1]} East+West.")
 
     # ------------------------------------------------------------------ the human's turn
 

@@ -394,8 +394,8 @@ def _judge_hand(
     if hand.hakem is not None and hand.hakem != game.hakem:
         raise _Broken(
             index,
-            f"the hakem is seat {int(game.hakem)} by the rules (RULES.md §6), "
-            f"not seat {hand.hakem}",
+            f"the hakem is seat {int(game.hakem)} by the rules (the hakem stays while "
+            f"the hakem's team wins a hand, else the next seat is hakem), not seat {hand.hakem}",
         )
     for number, redeal in enumerate(hand.redeals, start=1):  # counted from 1, as people do
         _redeal(game, index, redeal, number)

@@ -590,6 +590,8 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
     'which one? J♥ or J♠'
     >>> _parse_choice("t", hand, legal=hand).pretty
     '10♣'
+    >>> _parse_choice("A", tuple(parse_cards("AH AS 2C")), legal=parse_cards("AH AS"))
+    'an ace alone is not a card here: type AH or AS'
     >>> _parse_choice("j", hand, legal=parse_cards("10C")) in hand  # refused by the caller
     True
     >>> ten = tuple(parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10C JD"))
@@ -619,6 +621,14 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
         if len(playable) > 1:
             return "which one? " + " or ".join(c.pretty for c in playable)
         return (playable or held)[0]  # none playable: the caller says what can be played
+    if rank in ("A", "Q"):  # (lower case: the commands 'a' and 'q')
+        held = [c for c in hand if str(c)[:-1] == rank and c in legal] or [
+            c for c in hand if str(c)[:-1] == rank
+        ]
+        name = "an ace" if rank == "A" else "a queen"
+        if not held:
+            return f"you hold no {'ace' if rank == 'A' else 'queen'}"
+        return f"{name} alone is not a card here: type {' or '.join(map(str, held))}"
     try:
         card = Card.parse(card_letters(text))
     except HokmError:

@@ -58,6 +58,14 @@ def test_the_command_prints_the_table_and_standings_or_json() -> None:
     assert "row against column" in text and "standings" in text
     assert text.index("1. rule") < text.index("3. random")
     assert "match 3/3 naive vs rule" in err.getvalue()
+    # Bots with options have long names: numbered in the table, which still fits 80 columns
+    # (five such bots made rows of 168).
+    long = ["tournament", "random", "naive", "easy", "rule", "rule:trump_policy=longest"]
+    out = io.StringIO()
+    assert command.run(_parse([*long, "--boards", "2", "--games", "0", "--quiet"]), out=out) == 0
+    text = out.getvalue()
+    assert "  [5] rule:trump_policy=longest\n" in text and "\n[5] " in text
+    assert max(len(line) for line in text.splitlines()) <= 80, text
 
     out = io.StringIO()
     assert command.run(_parse([*args, "--json", "--quiet"]), out=out, err=io.StringIO()) == 0

@@ -77,13 +77,20 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
 
 def format_tournament(report: TournamentReport, *, preset: str | None = None) -> str:
     """The table of net points per board and the standings, as text."""
-    bots = report.bots
-    width = max(len(b) for b in bots)
-    # A cell is "+0.123±0.456" (12 characters): five bots of short names fit 80 columns.
-    column = max(width, 12) + 2
+    names = report.bots
     lines = [
-        f"tournament: {len(bots)} bots, {count(report.boards, 'board')} per pair, "
+        f"tournament: {len(names)} bots, {count(report.boards, 'board')} per pair, "
         f"seed {report.seed!r}, preset {preset or 'platform-a'}",
+    ]
+    # A cell is "+0.123±0.456" (12 characters): five bots of short names fit 80 columns. Longer
+    # names (bot options: "rule:trump_policy=strength") are numbered, so the table still fits.
+    bots = names
+    if max(len(b) for b in names) > 12:
+        bots = [f"[{i}]" for i in range(1, len(names) + 1)]
+        lines.extend(f"  {label} {name}" for label, name in zip(bots, names, strict=True))
+    width = max(len(b) for b in bots)
+    column = 14
+    lines += [
         "net points per board, row against column (± half the 95% interval):",
         " " * (width + 2) + "".join(f"{b:>{column}}" for b in bots),
     ]
@@ -99,8 +106,9 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
                 cells.append(f"{f'{signed(net.mean)}{spread}':>{column}}")
         lines.append(f"{bot:<{width + 2}}" + "".join(cells))
     lines.append("standings (mean net points per board against all the others):")
+    pad = min(max(len(b) for b in names), 40)
     for rank, row in enumerate(report.standings(), start=1):
         hands = row.hands_won / row.hands if row.hands else 0.0
         games = f", games {row.games_won}/{row.games}" if row.games else ""
-        lines.append(f"  {rank}. {row.bot:<{width}}  {signed(row.net)}  (hands {hands:.1%}{games})")
+        lines.append(f"  {rank}. {row.bot:<{pad}}  {signed(row.net)}  (hands {hands:.1%}{games})")
     return "\n".join(lines)

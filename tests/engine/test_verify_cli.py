@@ -74,6 +74,10 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--seed", SEED, "--seat", "1", "--cards", "AS")[0] == 2
     code, out, err = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "1", "--cards", "AS KH")
     assert code == 2 and "a hand is 13 cards, not 2" in err and "MISMATCH" not in out
+    hand = [str(c) for c in Deal.from_seed(SEED, Seat(1)).hands[1]]
+    typo = " ".join([*hand[:12], hand[0]])  # a card typed twice: said, not "MISMATCH"
+    code, out, err = run(capsys, "--seed", SEED, "--hakem", "1", "--seat", "1", "--cards", typo)
+    assert code == 2 and f"--cards: {hand[0]} given twice" in err and "MISMATCH" not in out
     padded = f" {seed_commitment(SEED).upper()}\n"  # pasted with spaces: read as the check reads it
     assert run(capsys, "--seed", SEED, "--commitment", padded)[0] == 0
     code, out, err = run(capsys, "--seed", SEED, "--commitment", "zz")

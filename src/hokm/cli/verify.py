@@ -63,8 +63,12 @@ def run(args: argparse.Namespace) -> int:
             cards = {args.seat: _card_list(args.cards)}
         except HokmError as exc:
             return _usage(f"--cards: {exc}")
-        if len(cards[args.seat]) != 13:
-            return _usage(f"--cards: a hand is 13 cards, not {len(cards[args.seat])}")
+        given = cards[args.seat]
+        twice = sorted({str(c) for c in given if given.count(c) > 1})
+        if twice:
+            return _usage(f"--cards: {', '.join(twice)} given twice (a hand holds each card once)")
+        if len(given) != 13:
+            return _usage(f"--cards: a hand is 13 cards, not {len(given)}")
     check = check_deal(args.seed, commitment=args.commitment, hakem=args.hakem, cards=cards)
     if args.json:
         data: dict[str, Any] = {"ok": check.ok, "checks": [check.to_dict()]}

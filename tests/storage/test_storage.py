@@ -170,3 +170,15 @@ async def test_who_is_seated_in_an_unloaded_game_is_rewritten_per_room(
     assert await storage.seated_rooms("p2") == ["ROOM2"]
     await storage.set_seated("ROOM2", [])
     assert await storage.seated_rooms("p2") == [] and await storage.seated_rooms("p3") == ["ROOM1"]
+
+
+def test_the_log_names_a_sqlite_file_by_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sqlite:///tmp/x.db`` is ``./tmp/x.db`` (SQLAlchemy's rule: four slashes for an
+    absolute path), which the URL in the log hid; a password is never shown."""
+    monkeypatch.chdir(tmp_path)
+    said = SqlStorage("sqlite:///tmp/x.db").describe()
+    assert said == f"SQLite file {tmp_path / 'tmp' / 'x.db'} (tables hokm_*)"
+    pg = SqlStorage("postgresql://u:secret@db.example/hokm").describe()
+    assert "secret" not in pg and "db.example/hokm" in pg

@@ -255,8 +255,14 @@ class SqlStorage:
         return up
 
     def describe(self) -> str:
-        """Where the data lives, for the operator's log (no password)."""
-        return f"{self._safe_url()} (tables {self.prefix}*)"
+        """Where the data lives, for the operator's log (no password; a SQLite file by its
+        absolute path: ``sqlite:///tmp/x.db`` is ``./tmp/x.db``, which the URL hides)."""
+        url = make_url(self.url)
+        if url.drivername.startswith("sqlite") and url.database not in (None, "", ":memory:"):
+            where = f"SQLite file {Path(url.database).resolve()}"
+        else:
+            where = self._safe_url()
+        return f"{where} (tables {self.prefix}*)"
 
     def _safe_url(self) -> str:
         return make_url(self.url).render_as_string(hide_password=True)

@@ -53,6 +53,8 @@ def test_version_and_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> 
         (["--allow-origin", "https://a.example/game"], "not an origin: 'https://a.example/game'"),
         (["--allow-origin", "ftp://a.example"], "not an origin: 'ftp://a.example'"),
         (["--allow-origin", "https://a.example:99999"], "not an origin"),
+        (["--allow-origin", "https://*.example.com"], "not an origin"),
+        (["--allow-origin", "https://x y"], "not an origin"),
         (["--db", ""], "--db is empty"),  # it used to mean the default database, silently
     ],
 )
@@ -70,9 +72,17 @@ def test_an_allowed_origin_is_written_as_browsers_send_it() -> None:
     from hokm.cli.serve import origin
     from hokm.server.ws import origin_allowed
 
-    allowed = (origin("https://Play.Example.com/"), origin("http://[::1]:8080"))
-    assert allowed == ("https://play.example.com", "http://[::1]:8080")
-    for sent in ("https://play.example.com", "http://[::1]:8080"):
+    allowed = (
+        origin("https://Play.Example.com:443/"),  # a browser leaves the default port out
+        origin("http://[0:0::1]:8080"),
+        origin("http://Bücher.example:80"),
+    )
+    assert allowed == (
+        "https://play.example.com",
+        "http://[::1]:8080",
+        "http://xn--bcher-kva.example",
+    )
+    for sent in allowed:
         assert origin_allowed({"host": "x:1", "origin": sent}, allowed)
     assert not origin_allowed({"host": "x:1", "origin": "https://evil.example"}, allowed)
     assert origin(" * ") == "*"

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import gc
+import logging
 import os
 import random
 import secrets
@@ -663,6 +664,13 @@ def test_serve_refuses_an_unreachable_redis_in_one_line(
     assert cli_main([*argv, "--redis", "redis://:secret@127.0.0.1:1/0"]) == 2
     err = capsys.readouterr().err
     assert "redis://:***@127.0.0.1:1/0" in err and "secret" not in err
+    assert cli_main([*argv, "--redis", "redis://127.0.0.1:1/0?password=secret"]) == 2
+    err = capsys.readouterr().err
+    assert "password=***" in err and "secret" not in err
+    assert cli_main([*argv, "--redis", "redis://[::1:6379/0"]) == 2  # urlsplit refuses it
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("hokm serve: cannot use Redis at redis://[::1:6379/0 (--redis): ")
+    assert "\n" not in err
 
 
 async def test_new_guests_and_rooms_are_limited_once_for_every_node(tmp_path: Path) -> None:
@@ -684,13 +692,29 @@ async def test_new_guests_and_rooms_are_limited_once_for_every_node(tmp_path: Pa
             assert made.status_code == 200
 
 
-async def test_a_shared_limit_falls_back_to_the_nodes_own_when_redis_does_not_answer() -> None:
+async def test_a_shared_limit_falls_back_to_the_nodes_own_when_redis_does_not_answer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """Redis gone (here: never reached) does not refuse everyone, nor let everyone in: the
     node's own bucket decides, as in a single process."""
     from hokm.server.cluster import RedisAddressLimits
     from hokm.server.limits import AddressLimits
 
-    limits = RedisAddressLimits(Cluster(REDIS_URL), "test", AddressLimits(rate=0.0, burst=2))
-    assert [await limits.take("10.0.0.1") for _ in range(3)] == [True, True, False]
-    await limits.refund("10.0.0.1")
-    assert await limits.take("10.0.0.1") and await limits.take("127.0.0.1")
+    cluster = Cluster(REDIS_URL, prefix=f"hokm-test-{secrets.token_hex(4)}:")
+    limits = RedisAddressLimits(cluster, "test", AddressLimits(rate=0.0, burst=2))
+    with caplog.at_level(logging.INFO, logger="hokm.server.cluster"):
+        assert [await limits.take("10.0.0.1") for _ in range(3)] == [True, True, False]
+        await limits.refund("10.0.0.1")
+        assert await limits.take("10.0.0.1") and await limits.take("127.0.0.1")
+        # Said once for the outage, not at every request.
+        assert [r.levelname for r in caplog.records] == ["WARNING"]
+        # Redis back (and the pause over): the shared bucket decides again, and it is said.
+        cluster.redis = aioredis.Redis.from_url(REDIS_URL)
+        limits.PAUSE = 0.0
+        limits._down_until = time.monotonic()
+        try:
+            assert await limits.take("10.0.0.1")  # a fresh shared bucket; the local one is empty
+            assert "kept in Redis again" in caplog.records[-1].getMessage()
+        finally:
+            await cluster.redis.aclose()
+            await _forget_keys(cluster.prefix)

@@ -110,6 +110,11 @@ async def test_rooms_are_created_and_found_by_code(server: str) -> None:
         assert (await http.get(f"/api/rooms/{code}/games")).json() == {"games": []}
         bad = await http.post("/api/rooms", json={"rules": {"target_points": 0}})
         assert bad.status_code == 400 and bad.json()["code"] == "bad_rules"
+        # A room's maxima hold here too, as in the lobby (999 made a game that never ends).
+        big = await http.post("/api/rooms", json={"rules": {"target_points": 999}})
+        assert big.status_code == 400 and big.json()["code"] == "bad_rules"
+        assert "target_points at a table is at most 21" in big.json()["message"]
+        assert "حداکثر ۲۱" in big.json()["message_fa"]
         link = await http.get(f"/r/{code}", follow_redirects=False)
         assert link.status_code == 302 and link.headers["location"] == f"/?room={code}"
         assert (await http.get("/api/games/NOPE-1/record")).status_code == 404

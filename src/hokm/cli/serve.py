@@ -16,7 +16,6 @@ import logging
 import sys
 from collections.abc import Awaitable
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from hokm.cli import whole_number
 from hokm.table import TableConfig
@@ -54,35 +53,18 @@ def not_empty(what: str) -> Any:
 
 
 def origin(text: str) -> str:
-    """An argparse ``type``: a web origin as browsers send it (``https://host[:port]``, no
-    path; a trailing slash is dropped, scheme and host lower-cased), or ``*`` for any.
+    """An argparse ``type``: a web origin, kept as browsers send it
+    (:func:`hokm.server.origins.normalize_origin`), or ``*`` for any.
 
     >>> origin("HTTPS://Play.Example.com:8443/")
     'https://play.example.com:8443'
     """
-    value = text.strip()
-    if value == "*":
-        return value
+    from hokm.server.origins import normalize_origin
+
     try:
-        parts = urlsplit(value.rstrip("/"))
-        port = parts.port
-    except ValueError:
-        parts, port = None, None
-    if (
-        parts is None
-        or parts.scheme.lower() not in ("http", "https")
-        or not parts.hostname
-        or parts.path
-        or parts.query
-        or parts.fragment
-        or parts.username is not None
-    ):
-        raise argparse.ArgumentTypeError(
-            f"not an origin: {text!r}; write it as a browser sends it "
-            "(https://host or https://host:port), or * for any"
-        )
-    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
-    return f"{parts.scheme.lower()}://{host}" + (f":{port}" if port is not None else "")
+        return normalize_origin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(subparsers: Any) -> None:
@@ -169,14 +151,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"hokm serve: {problem}", file=sys.stderr)
         return 2
     url = database_url(args.db)
-    settings = Settings(database_url=url, bot_workers=args.bot_workers)
-    if args.redis is not None:
-        settings = dataclasses.replace(settings, redis_url=args.redis or None)
-    try:  # HOKM_ALLOWED_ORIGINS: the same check and form as --allow-origin
-        from_env = tuple(origin(o) for o in settings.allowed_origins)
-    except argparse.ArgumentTypeError as error:
+    try:  # HOKM_ALLOWED_ORIGINS is read (and checked like --allow-origin) here
+        settings = Settings(database_url=url, bot_workers=args.bot_workers)
+    except ValueError as error:
         print(f"hokm serve: HOKM_ALLOWED_ORIGINS: {error}", file=sys.stderr)
         return 2
+    if args.redis is not None:
+        settings = dataclasses.replace(settings, redis_url=args.redis or None)
     if settings.redis_url:  # before the database, which a check may create
         source = "--redis" if args.redis else "HOKM_REDIS_URL"
         problem = check_redis(settings.redis_url, source=source)
@@ -187,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"hokm serve: {problem}", file=sys.stderr)
         return 2
-    settings = dataclasses.replace(settings, allowed_origins=(*from_env, *args.allow_origin))
+    settings = dataclasses.replace(
+        settings, allowed_origins=(*settings.allowed_origins, *args.allow_origin)
+    )
     table = settings.table
     if args.bot_delay is not None:
         table = dataclasses.replace(table, bot_delay=args.bot_delay)

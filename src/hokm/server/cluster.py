@@ -45,11 +45,11 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import urlsplit, urlunsplit
 
 import orjson
 import redis.asyncio as aioredis
@@ -176,13 +176,22 @@ class RedisAddressLimits:
     """An :class:`~hokm.server.limits.AddressLimits` kept once for every node: one token
     bucket per address in ``{prefix}limit:{name}:{address}``, updated atomically by a script.
     Loopback is exempt, as in one process. If Redis does not answer, this node's own buckets
-    decide (a limit per node, as before, rather than refusing everyone or letting all in)."""
+    decide (a limit per node, as before, rather than refusing everyone or letting all in) for
+    :attr:`PAUSE` seconds before Redis is asked again, so a Redis that hangs costs one request
+    its timeout, not every request; the outage is logged once, and its end.
+
+    A key expires once its bucket would be full again (at most a day): a rate of 0 (a burst
+    and nothing more, as tests use) refills after a day of quiet, where one process's bucket
+    never does."""
+
+    PAUSE = 5.0
 
     def __init__(self, cluster: Cluster, name: str, local: AddressLimits) -> None:
         self.cluster = cluster
         self.name = name
         self.local = local  # its rate and burst; its buckets while Redis does not answer
         self._script: Any = None
+        self._down_until: float | None = None  # Redis failed: not asked again before then
 
     def _key(self, address: str) -> str:
         return f"{self.cluster.prefix}limit:{self.name}:{address}"
@@ -192,16 +201,25 @@ class RedisAddressLimits:
         address = address or "?"
         if address in LOOPBACK:
             return True
+        if self._down_until is not None and time.monotonic() < self._down_until:
+            return None
         try:
             if self._script is None:
                 self._script = self.cluster._db().register_script(_BUCKET)
             rate, burst = self.local.rate, self.local.burst
             answer = await self._script(keys=[self._key(address)], args=[rate, burst, cost])
         except Exception as exc:
-            log.warning(
-                "cluster: limit %s in Redis failed (%s); this node's limit applies", self.name, exc
-            )
+            if self._down_until is None:
+                log.warning(
+                    "cluster: limit %s in Redis failed (%s); this node's own limit applies",
+                    self.name,
+                    exc,
+                )
+            self._down_until = time.monotonic() + self.PAUSE
             return None
+        if self._down_until is not None:
+            log.info("cluster: limit %s is kept in Redis again", self.name)
+            self._down_until = None
         return bool(answer)
 
     async def take(self, address: str | None) -> bool:
@@ -364,12 +382,13 @@ class Cluster:
 
     def describe(self) -> str:
         """Where Redis is, without a password."""
-        parts = urlsplit(self.url)
-        netloc = parts.netloc
-        if "@" in netloc:
-            user, _, host = netloc.rpartition("@")
-            netloc = f"{user.partition(':')[0]}:***@{host}" if ":" in user else netloc
-        return urlunsplit(parts._replace(netloc=netloc))
+        url = self.url
+        netloc = re.split(r"[/?#]", url.partition("://")[2], maxsplit=1)[0]
+        user, at, _ = netloc.rpartition("@")
+        if at and ":" in user:  # redis://user:secret@host or redis://:secret@host
+            url = url.replace(f"{user}@", f"{user.partition(':')[0]}:***@", 1)
+        # (redis-py also takes ?password=… in the query)
+        return re.sub(r"([?&]password=)[^&#]*", r"\1***", url)
 
     # ------------------------------------------------------------------ life cycle
 

@@ -26,7 +26,8 @@ from hokm.server.state import ServerState
 from hokm.table.chat import EMOJI, PHRASES
 from hokm.table.codes import is_code, normalize_code
 from hokm.table.commands import BOT_LEVELS
-from hokm.table.handlers import OPTION_MAXIMA
+from hokm.table.errors import TableError
+from hokm.table.handlers import OPTION_MAXIMA, check_room_rules
 
 __all__ = ["PROTOCOL_VERSION", "routes"]
 
@@ -191,9 +192,14 @@ def _rules_from(data: dict[str, Any]) -> RuleSet:
     if not isinstance(options, dict):
         raise _Refusal(400, "bad_rules", "rules must be an object")
     try:
-        return RuleSet.from_dict({**({"preset": preset} if preset else {}), **options})
+        rules = RuleSet.from_dict({**({"preset": preset} if preset else {}), **options})
     except HokmError as exc:
         raise _Refusal(400, "bad_rules", str(exc)) from exc
+    try:
+        check_room_rules(rules)  # the room's maxima, as the lobby's set_rules
+    except TableError as exc:
+        raise _Refusal(400, exc.code, exc.message, exc.message_fa) from exc
+    return rules
 
 
 @_handler

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hokm.server.limits import AddressLimits, Limits
+from hokm.server.origins import normalize_origin
 from hokm.storage import SqlStorage
 from hokm.table import TableConfig
 
@@ -20,8 +21,10 @@ __all__ = ["ServerState", "Settings"]
 
 
 def _env_origins() -> tuple[str, ...]:
+    """``HOKM_ALLOWED_ORIGINS`` (comma-separated) as browsers send origins; a ValueError
+    names an entry that is not one."""
     raw = os.environ.get("HOKM_ALLOWED_ORIGINS", "")
-    return tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+    return tuple(normalize_origin(o) for o in raw.split(",") if o.strip())
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,14 @@ from hokm.table.model import Member, SeatSlot
 if TYPE_CHECKING:
     from hokm.table.table import Table
 
-__all__ = ["HANDLERS", "OPTION_MAXIMA", "PLAYER_ACTIONS", "ChatError", "not_member"]
+__all__ = [
+    "HANDLERS",
+    "OPTION_MAXIMA",
+    "PLAYER_ACTIONS",
+    "ChatError",
+    "check_room_rules",
+    "not_member",
+]
 
 _OPTION_FA = {
     "target_points": "امتیاز پایان بازی",
@@ -216,17 +223,22 @@ def cmd_remove_bot(table: Table, player: str, cmd: Command, now: float) -> None:
 OPTION_MAXIMA: dict[str, int] = {"target_points": 21, "kot_points": 10, "hakem_kot_points": 10}
 
 
-def cmd_set_rules(table: Table, player: str, cmd: Command, now: float) -> None:
-    require_owner(table, player, "set the rules")
-    require_not_playing(table, "change the rules")
+def check_room_rules(rules: RuleSet) -> None:
+    """Refuse rules a room does not take (:data:`OPTION_MAXIMA`), as ``bad_rules``: for the
+    lobby's ``set_rules`` and for a room created with its rules (``POST /api/rules``)."""
     for name, high in OPTION_MAXIMA.items():
-        value = cmd.options.get(name)
-        if isinstance(value, int) and not isinstance(value, bool) and value > high:
+        value = getattr(rules, name)
+        if value > high:
             raise TableError(
                 "bad_rules",
                 f"{name} at a table is at most {high}, not {value}",
                 f"{_OPTION_FA[name]} در یک اتاق حداکثر {persian_digits(high)} است",
             )
+
+
+def cmd_set_rules(table: Table, player: str, cmd: Command, now: float) -> None:
+    require_owner(table, player, "set the rules")
+    require_not_playing(table, "change the rules")
     # Options apply on top of the preset if one is named, else on top of the rules in force.
     spec: dict[str, Any] = {} if cmd.preset is not None else table.rules.to_dict()
     spec.update(cmd.options)
@@ -236,6 +248,7 @@ def cmd_set_rules(table: Table, player: str, cmd: Command, now: float) -> None:
         rules = RuleSet.from_dict(spec)
     except InvalidRulesError as exc:
         raise TableError("bad_rules", str(exc)) from exc
+    check_room_rules(rules)
     table.rules = rules
     table.preset = rules.preset_name()
     table._emit("rules_changed", {"rules": rules.to_dict(), "preset": table.preset})

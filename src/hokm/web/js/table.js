@@ -300,7 +300,10 @@ function hintButton(ctx) {
   const key = decisionKey(store);
   const first = !hintedMe(store); // the first hint of a game costs the win's points
   const ask = async () => {
-    ui.hintAsked = null;
+    if (ui.hintAsked !== null && ui.hintAsked !== undefined) {
+      ui.hintAsked = null; // the question goes at once: a second tap cannot ask twice
+      ctx.redraw();
+    }
     const reply = await ctx.command("hint");
     if (reply?.type === "ack" && reply.hint) {
       ui.hint = { key, action: reply.hint };

@@ -1,5 +1,5 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
-import { dropLobbyToasts, h, patch, toast } from "../dom.js";
+import { dropLobbyToasts, dropToast, h, patch, toast } from "../dom.js";
 import { roomCode, t } from "../i18n.js";
 import { api, Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
@@ -197,7 +197,10 @@ export async function render(main, [rawCode]) {
       "aria-required": "true",
       value: savedName(),
       placeholder: t("name_placeholder"),
-      oninput: (e) => noteNameLimit(e.target),
+      oninput: (e) => {
+        noteNameLimit(e.target);
+        if (e.target.value.trim()) dropToast(t("name_needed")); // answered
+      },
     });
     patch(
       main,

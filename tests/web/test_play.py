@@ -502,6 +502,8 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
     )
     assert sheet[0] == "fixed" and sheet[1] == sheet[2], sheet
     assert page.is_visible(".chat-presets button >> nth=0")
+    # Opened on our turn, it covers the hand and the prompt: its toggle says whose turn it is.
+    assert page.inner_text("#sheet-turn") == "نوبت شماست؛ برای بازی، گفتگو را ببندید"
     shot(page, "phone320-chat-sheet")
     page.click("#chat-toggle")
     assert page.locator(".chat.open").count() == 0

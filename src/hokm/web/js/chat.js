@@ -161,6 +161,10 @@ export function renderChat(ctx) {
       chatIcon(),
       " ",
       t("chat"),
+      // A sheet covers the hand and the prompt: the turn (and its clock) still says it is yours.
+      open && ui.chatSheet && (store.game?.legal ?? []).length > 0
+        ? h("span.sheet-turn#sheet-turn", { role: "status" }, t("your_turn_close_chat"))
+        : null,
       unread > 0 && !open
         ? labelled("span.badge.unread#chat-unread", t(unread === 1 ? "chat_unread_one" : "chat_unread", { n: unread }), num(Math.min(unread, 99)))
         : null,

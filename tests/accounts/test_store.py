@@ -86,6 +86,26 @@ async def test_leaver_loses_gets_no_points_partner_keeps_rating(store: AccountSt
     assert (await store.recent_games("a"))[0]["result"] == "left"
 
 
+async def test_a_game_closed_by_a_leaver_is_a_win_for_the_other_team(
+    store: AccountStore,
+) -> None:
+    """An owner who closes a rated quick game (or a player away until it is cancelled) is a
+    leaver: the opponents are rated as winners. Their history said "cancelled" and their
+    games and wins did not count it while their rating rose; the partner who stayed is left
+    alone in both."""
+    outcome = GameOutcome(
+        "Q3", ("a", "b", "c", "d"), None, quick=True, rated=True, leavers=frozenset({"b"})
+    )
+    assert await store.record_game(outcome)
+    ratings = await store.ratings("abcd")
+    assert ratings["a"].mu > 25 and ratings["c"].mu > 25 and ratings["d"].games == 0
+    results = {p: (await store.recent_games(p))[0]["result"] for p in "abcd"}
+    assert results == {"a": "opponent_left", "b": "left", "c": "opponent_left", "d": "partner_left"}
+    assert await store.stats("a") == {"points": 0, "games_played": 1, "games_won": 1}
+    assert await store.stats("b") == {"points": 0, "games_played": 1, "games_won": 0}
+    assert await store.stats("d") == {"points": 0, "games_played": 0, "games_won": 0}
+
+
 async def test_par_bam_points_and_cancelled_games(store: AccountStore) -> None:
     await store.record_game(GameOutcome("B", ("a", "b", None, None), 1, par_bam=True))
     await store.record_game(GameOutcome("C", ("a", "b", None, None), None))

@@ -79,12 +79,20 @@ class GameOutcome:
             raise InvalidInputError("winner_team must be 0, 1 or None")
 
     def result_of(self, player: str) -> str:
-        """``won``, ``lost``, ``left`` (a recorded loss) or ``cancelled``."""
+        """``won``, ``lost``, ``left`` (a recorded loss), ``cancelled``, or for a game that
+        did not finish because of leavers on one team: ``opponent_left`` for the other team (a
+        recorded win: rated as winners, ``docs/accounts.md``) and ``partner_left`` for a
+        leaver's partner who stayed (not counted, as the rating leaves them alone)."""
         if player in self.leavers:
             return "left"
-        if self.winner_team is None:
-            return "cancelled"
         seat = self.players.index(player)
+        if self.winner_team is None:
+            left = {self.players.index(p) % 2 for p in self.leavers}
+            if left == {1 - seat % 2}:
+                return "opponent_left"
+            if left == {seat % 2}:
+                return "partner_left"
+            return "cancelled"
         return "won" if seat % 2 == self.winner_team else "lost"
 
     def points(self) -> dict[str, int]:
@@ -489,8 +497,8 @@ class AccountStore:
                     at=at,
                 )
             )
-            played = int(result != "cancelled")
-            won = int(result == "won")
+            played = int(result not in ("cancelled", "partner_left"))
+            won = int(result in ("won", "opponent_left"))
             gained = points.get(pid, 0)
             done = conn.execute(
                 st.update()

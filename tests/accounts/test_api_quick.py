@@ -70,6 +70,7 @@ async def test_four_humans_are_matched_into_a_platform_a_game(live: Live) -> Non
     rules = table["rules"]
     assert (rules["turn_seconds"], rules["trump_seconds"], rules["target_points"]) == (15, 20, 7)
     assert table["preset"] == "platform-a"
+    assert table["quick"] is True  # pages offer another quick match after it
     assert [s["kind"] for s in table["seats"]] == ["human"] * 4
     for client in clients:
         await client.close()
@@ -138,6 +139,12 @@ async def test_closing_a_quick_game_counts_as_leaving_for_the_owner(live: Live) 
     partner = seats.index((seats[owner] + 2) % 4)
     assert profiles[owner]["mu"] < 25 and profiles[owner]["recent_games"][0]["result"] == "left"
     assert profiles[partner]["rated_games"] == 0
+    assert profiles[partner]["recent_games"][0]["result"] == "partner_left"
+    for i in range(4):
+        if seats[i] % 2 != seats[owner] % 2:  # the opponents: rated as winners, and told so
+            assert profiles[i]["mu"] > 25
+            assert profiles[i]["recent_games"][0]["result"] == "opponent_left"
+            assert (profiles[i]["games_played"], profiles[i]["games_won"]) == (1, 1)
     for client in clients:
         await client.close()
 

@@ -104,7 +104,7 @@ async def test_rooms_are_created_and_found_by_code(server: str) -> None:
         code = made.json()["code"]
         assert made.json()["link"].endswith(f"/r/{code}")
         info = (await http.get(f"/api/rooms/{code.lower()}")).json()
-        assert info["code"] == code and info["status"] == "lobby"
+        assert info["code"] == code and info["status"] == "lobby" and info["quick"] is False
         assert info["rules"]["bam"] is True and info["rules"]["target_points"] == 3
         assert (await http.get("/api/rooms/ZZZZZZ")).status_code == 404
         assert (await http.get(f"/api/rooms/{code}/games")).json() == {"games": []}

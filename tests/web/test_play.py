@@ -96,6 +96,14 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert page.inner_text("#last-hand").replace(" ", "").endswith(f"{'–'.join(digits)})")
     assert "۳" in panel.inner_text() or "۴" in panel.inner_text() or "۵" in panel.inner_text()
     shot(page, "phone-game-over")
+    assert page.locator("#quick-again").count() == 0  # a practice room, not a quick match's
+    # A quick match's room (its owner drawn, not chosen) offers another quick match at its end
+    # (drawn again here by the page's "back online" redraw).
+    page.evaluate("hokmStore.table.quick = true; window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#quick-again")
+    assert page.get_attribute("#quick-again", "href") == "#/"
+    page.evaluate("hokmStore.table.quick = false; window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#quick-again", state="detached")
     # Back to the finished game a while later: its panel tells the result; no "the game went
     # on while you were away, now hand N" (it said so, of a hand that never came, each time).
     page.evaluate(

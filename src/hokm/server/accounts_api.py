@@ -248,7 +248,7 @@ class RoomStarter:
         humans = match.humans
         owner = people[humans[0]]
         rules = RuleSet.preset(match.preset, **self.overrides)
-        actor = await self.rooms.create(owner, rules, preset=match.preset)
+        actor = await self.rooms.create(owner, rules, preset=match.preset, quick=True)
         for player in humans[1:]:
             await _ok(actor.command(None, player, {"type": "join", "name": people[player].name}))
         for seat, sitter in enumerate(match.players):

@@ -1229,9 +1229,10 @@ class RoomManager:
     # ------------------------------------------------------------------ rooms
 
     async def create(
-        self, owner: Identity, rules: RuleSet, *, preset: str | None = None
+        self, owner: Identity, rules: RuleSet, *, preset: str | None = None, quick: bool = False
     ) -> RoomActor:
-        """A new room with a fresh code; ``owner`` is its first member and owner."""
+        """A new room with a fresh code; ``owner`` is its first member and owner (``quick``:
+        made by the quick match, :attr:`hokm.table.Table.quick`)."""
         label = None
         if preset is not None:  # checked before the room is stored, so a refusal leaves none
             label = preset if rules == RuleSet.preset(preset) else rules.preset_name()
@@ -1258,6 +1259,7 @@ class RoomManager:
         )
         if preset is not None:
             table.preset = label
+        table.quick = quick
         await self.storage.put_snapshot(code, 0, snapshot_data(table, seeds))
         actor = RoomActor(self, table, seeds, seq=0, snapshot_seq=0)
         self.actors[code] = actor

@@ -110,6 +110,9 @@ class Table:
         self.seats: list[SeatSlot] = [SeatSlot() for _ in range(4)]
         self.rules = rules if rules is not None else RuleSet()
         self.preset: str | None = self.rules.preset_name()
+        # Made by the quick match (its first game is the matched one, rated among four
+        # people): pages offer another quick match after it instead of "wait for the owner".
+        self.quick = False
         self._status = "lobby"
         self.paused_at: float | None = None
         self.game: Game | None = None
@@ -439,6 +442,7 @@ class Table:
             "status": self.status,
             "rules": self.rules.to_dict(),
             "preset": self.preset,
+            "quick": self.quick,
             "members": [
                 {
                     "player": m.player,
@@ -473,6 +477,7 @@ class Table:
             "seats": [s.to_dict() for s in self.seats],
             "rules": self.rules.to_dict(),
             "preset": self.preset,
+            "quick": self.quick,
             "status": self._status,
             "paused_at": self.paused_at,
             "game": None if self.game is None else self.game.to_dict(),
@@ -524,6 +529,7 @@ class Table:
         table.members = {m.player: m for m in members}
         table.seats = [SeatSlot.from_dict(s) for s in data["seats"]]
         table.preset = data["preset"]
+        table.quick = bool(data.get("quick", False))  # (states stored before it: not quick)
         table._status = data["status"]
         table.game = None if data["game"] is None else Game.from_dict(data["game"])
         table.game_number = int(data["game_number"])

@@ -475,7 +475,8 @@ function closeGameButton(ctx) {
   return h(
     "span.row",
     {},
-    h("button.danger#close-game-sure", { type: "button", onclick: () => { ui.confirmClose = false; ctx.command("close_game"); } }, t("close_game_sure")),
+    // The matched game of a quick room: closing it is leaving it (a loss for the closer).
+    h("button.danger#close-game-sure", { type: "button", onclick: () => { ui.confirmClose = false; ctx.command("close_game"); } }, t(store.table.quick && store.table.game_number === 1 ? "close_game_sure_quick" : "close_game_sure")),
     h("button#close-game-cancel", { type: "button", onclick: () => { ui.confirmClose = false; ctx.redraw(); } }, t("quick_match_cancel")),
   );
 }
@@ -678,7 +679,14 @@ function gameOver(ctx) {
           h("button.primary#continue", { type: "button", onclick: () => { ui.games = null; command("continue_game"); } }, t("continue_game")),
           h("button#close-game", { type: "button", onclick: () => command("close_game") }, t("close_game")),
         )
-      : h("p.hint", {}, t("waiting_owner")),
+      : h("p.hint", {}, store.table.quick ? t("quick_over_wait", { name: ownerName(store) }) : t("waiting_owner")),
+    // A quick match's room: its owner was drawn, not chosen; another match is one tap away.
+    store.table.quick ? h("p", {}, h("a.button#quick-again", { href: "#/" }, t("quick_again"))) : null,
   );
+}
+
+function ownerName(store) {
+  const owner = (store.table.members || []).find((m) => m.player === store.table.owner);
+  return owner?.name ?? "?";
 }
 

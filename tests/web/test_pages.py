@@ -236,6 +236,17 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#leaderboard")
     page.click("#period-week")
     page.wait_for_selector("#period-week.primary")
+    # Others on the board and not oneself (no points yet): said, not silently left out.
+    board = {
+        "period": "all",
+        "entries": [{"rank": 1, "player_id": "a_x", "name": "Sara", "points": 3}],
+        "me": {"player_id": "a_me", "rank": None, "points": 0},
+    }
+    page.route("**/api/leaderboard*", lambda route: route.fulfill(json=board))
+    page.click("#period-all")
+    page.wait_for_selector("#my-rank")
+    assert "هنوز در این فهرست نیستید" in page.inner_text("#my-rank")
+    page.unroute("**/api/leaderboard*")
     page.goto("/#/profile")
     page.wait_for_selector("#profile")
     assert "parisa_web" in page.inner_text("#profile")
@@ -244,6 +255,25 @@ def test_register_then_quick_match_leaderboard_and_profile(
     assert page.inner_text("#profile").count("parisa_web") == 1  # name = username: said once
     assert "هنوز بازی‌ای" in page.inner_text("#no-games")  # a new account: no games yet
     shot(page, "phone-profile")
+    # The password is changed from one's own profile (the server had it, no page did): a
+    # wrong current one is refused and changes nothing; then the new one logs in.
+    page.click("#password-box summary")
+    shot(page, "phone-profile-password")
+    page.fill("#old-password", "not my password")
+    page.fill("#new-password", "another long one")
+    page.click("#change-password")
+    page.wait_for_selector("#toasts .toast.error")
+    page.fill("#old-password", "a long password")
+    page.click("#change-password")
+    page.wait_for_selector("#toasts >> text=گذرواژه عوض شد")
+    assert page.input_value("#old-password") == "" and not page.is_visible("#new-password")
+    fresh = new_page(viewport=PHONE)
+    fresh.goto("/")
+    for password, status in (("a long password", 401), ("another long one", 200)):
+        answer = fresh.request.post(
+            "/api/accounts/login", data={"username": "parisa_web", "password": password}
+        )
+        assert answer.status == status, answer.text()
 
     # A game won with hints earned no points, and the profile says why (the server's answer
     # with such a game added: winning one takes a whole game against bots).

@@ -1,8 +1,9 @@
 // Leaderboard and profiles: shown from the accounts endpoints when the server offers them
 // (GET /api/leaderboard, /api/players/{id}, /api/accounts/me), else a note.
-import { h, patch } from "../dom.js";
+import { clearErrors, h, patch, toast } from "../dom.js";
 import { has, lang, num, t } from "../i18n.js";
 import { api, session } from "../net.js";
+import { refusal } from "../common.js";
 
 function tierName(tier) {
   if (!tier) return "";
@@ -84,7 +85,11 @@ export async function render(main, params, path) {
         ),
       ),
       entries.length ? null : h("p.note#leaderboard-empty", {}, t("leaderboard_empty")),
-      data.me?.rank ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), t("sep"), t("points"), ": ", num(data.me.points)) : null,
+      data.me?.rank
+        ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), t("sep"), t("points"), ": ", num(data.me.points))
+        : data.me && entries.length
+          ? h("p.note#my-rank", {}, t("no_rank_yet")) // logged in, not on the board: said, not left out
+          : null,
     ];
   }
 
@@ -159,7 +164,47 @@ export async function render(main, params, path) {
             ),
           ]
         : h("p.note#no-games", {}, t("no_games_yet")),
+      id ? null : passwordForm(), // one's own profile: the password can be changed here
     ];
+  }
+
+  /** Change the password (the old one is needed; the server logs out the other sessions). */
+  function passwordForm() {
+    const field = (fid, label, autocomplete) => [
+      h("label", { for: fid }, label),
+      // (no minlength: the browser would refuse in its own language; the server says it in ours)
+      h("input", { id: fid, type: "password", autocomplete, maxlength: 256 }),
+    ];
+    return h(
+      "details.panel#password-box",
+      {},
+      h("summary", {}, t("change_password")),
+      h(
+        "form#password-form",
+        {
+          onsubmit: async (e) => {
+            e.preventDefault();
+            const old = document.getElementById("old-password");
+            const fresh = document.getElementById("new-password");
+            clearErrors();
+            try {
+              await api("/api/accounts/password", { method: "POST", body: { old_password: old.value, new_password: fresh.value } });
+            } catch (err) {
+              toast(refusal(err), "error");
+              return;
+            }
+            old.value = "";
+            fresh.value = "";
+            document.getElementById("password-box").open = false;
+            toast(t("password_changed"));
+          },
+        },
+        field("old-password", t("old_password"), "current-password"),
+        field("new-password", t("new_password"), "new-password"),
+        h("p.small", {}, t("new_password_hint")),
+        h("button.primary#change-password", { type: "submit" }, t("change_password")),
+      ),
+    );
   }
 
   function draw() {

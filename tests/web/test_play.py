@@ -239,7 +239,7 @@ def test_keyboard_play_and_illegal_cards(new_page: Callable[..., Page]) -> None:
     and plays nothing."""
     page = new_page(viewport=DESKTOP, lang="en")
     start_practice(page, "Kim", target=3)
-    played = 0
+    played = focused_on_turn = 0
     checked_illegal = False
     for _ in range(300):
         page.wait_for_selector(DECISION, state="attached")
@@ -252,12 +252,17 @@ def test_keyboard_play_and_illegal_cards(new_page: Callable[..., Page]) -> None:
             continue
         if not page.locator(".hand .card.legal").count():
             continue
+        if played:
+            # The focus left in the hand by the last play moves to a card that can be played
+            # now (it stayed on a card the new turn made unplayable, where Enter did nothing).
+            assert page.evaluate("document.activeElement.classList.contains('legal')")
+            focused_on_turn += 1
         if not checked_illegal and page.locator(".hand .card.illegal").count():
             check_illegal_card(page)
             checked_illegal = True
         play_with_keyboard(page)
         played += 1
-    assert played >= 6 and checked_illegal
+    assert played >= 6 and checked_illegal and focused_on_turn >= 1
 
 
 def check_illegal_card(page: Page) -> None:

@@ -115,6 +115,16 @@ export async function render(main, [rawCode]) {
     return null;
   }
 
+  /** A decision of yours begins: the focus, if it is nowhere useful (the page, or a card of
+   * the hand that cannot be played now), goes to the first control of the decision, so the
+   * keyboard plays on without a Tab hunt. Focus in the chat or anywhere else stays. */
+  function focusDecision() {
+    const el = document.activeElement;
+    const idle = !el || el === document.body || el === main || el.tagName === "MAIN" || (el.closest?.(".hand") && el.getAttribute("aria-disabled") === "true");
+    if (!idle) return;
+    main.querySelector(".hand .card.legal, #choose-trump .suit-btn, #bam-go")?.focus({ preventScroll: true });
+  }
+
   function restoreFocus(key) {
     if (!key) return;
     let el = null;
@@ -154,6 +164,7 @@ export async function render(main, [rawCode]) {
     // A decision of yours begins (a card, trump, bam): a chat sheet over the bottom of a
     // phone's screen would hide the hand and take the taps meant for it, so it folds.
     const deciding = (game?.legal ?? []).length > 0;
+    const began = deciding && !ui.deciding;
     if (deciding && !ui.deciding && ui.chatSheet) {
       ui.chatOpen = false;
       ui.chatSheet = false;
@@ -176,6 +187,7 @@ export async function render(main, [rawCode]) {
       ),
     );
     restoreFocus(key);
+    if (began) focusDecision();
     if (toTable) {
       window.scrollTo(0, 0);
       dropLobbyToasts();

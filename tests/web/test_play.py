@@ -154,6 +154,11 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert page.inner_text("#replay-trick-title").startswith("دست ۱")
     page.click("#replay-next")
     assert page.inner_text("#replay-trick-title").startswith("دست ۲")
+    # The arrow keys step too, "next" towards the reading direction's end (left in Persian).
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#replay-trick-title").startswith("دست ۳")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#replay-trick-title").startswith("دست ۲")
     page.click("#verify")
     page.wait_for_selector("#verify-result li")
     items = page.locator("#verify-result li").all_inner_texts()

@@ -278,7 +278,26 @@ export async function render(main, [gameId, analysisRoute]) {
   load().then(() => {
     if (analysisRoute && s.alive && s.record?.hands?.length && s.analysis === null) analyse();
   });
-  return { refresh: draw, cleanup: () => { s.alive = false; } };
+  // The arrow keys step through the tricks as the buttons do (the one toward the reading
+  // direction's end is "next": left in Persian, right in English), unless typing somewhere.
+  const onKey = (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
+    if (e.target?.closest?.("input, textarea, select, [role='group']")) return;
+    const forward = (e.key === "ArrowLeft") === (document.documentElement.dir === "rtl");
+    const button = document.getElementById(forward ? "replay-next" : "replay-prev");
+    if (!button || button.disabled) return;
+    e.preventDefault();
+    button.click();
+    document.getElementById(forward ? "replay-next" : "replay-prev")?.focus({ preventScroll: true });
+  };
+  document.addEventListener("keydown", onKey);
+  return {
+    refresh: draw,
+    cleanup: () => {
+      s.alive = false;
+      document.removeEventListener("keydown", onKey);
+    },
+  };
 }
 
 /** "1 mistake", "2 mistakes" (one form in Persian). */

@@ -367,6 +367,9 @@ def test_a_spectator_is_told_so_at_the_table(new_page: Callable[..., Page]) -> N
     code = store(player, "s.table.code")
     watcher = new_page(viewport=PHONE)
     watcher.goto(f"/r/{code}")
+    # Told before giving a name that the game is under way and full: they will watch.
+    watcher.wait_for_selector("#watch-only")
+    assert watcher.inner_text("#join") == "تماشای بازی"
     watcher.fill("#name", "Nima")
     watcher.click("#join")
     watcher.wait_for_selector(".table-view")

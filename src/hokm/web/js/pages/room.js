@@ -242,8 +242,9 @@ export async function render(main, [rawCode]) {
             },
           },
           h("label", { for: "name" }, t("your_name")),
-          h("div.row", {}, input, h("button.primary#join", { type: "submit" }, t("join_room"))),
+          h("div.row", {}, input, h("button.primary#join", { type: "submit" }, t(ui.watchOnly ? "watch_game" : "join_room"))),
           nameLimitNote(savedName()),
+          ui.watchOnly ? h("p.note#watch-only", {}, t("watch_only_note")) : null,
         ),
       ),
     );
@@ -455,12 +456,21 @@ export async function render(main, [rawCode]) {
   if (!savedToken() && !savedName()) {
     ui.needName = true;
     // A link to no room says so at once, before asking a name for nothing.
-    api(`/api/rooms/${encodeURIComponent(code)}`).catch((err) => {
-      if (!alive || err?.code !== "room_not_found" || !ui.needName) return;
-      ui.needName = false;
-      ui.notFound = true;
-      draw();
-    });
+    api(`/api/rooms/${encodeURIComponent(code)}`).then(
+      (info) => {
+        // A game under way with its four seats taken: the visitor will watch, and is told so.
+        const full = (info?.seats ?? []).every((seat) => seat.kind !== "empty");
+        if (!alive || !ui.needName || !full || !["playing", "paused"].includes(info?.status)) return;
+        ui.watchOnly = true;
+        draw();
+      },
+      (err) => {
+        if (!alive || err?.code !== "room_not_found" || !ui.needName) return;
+        ui.needName = false;
+        ui.notFound = true;
+        draw();
+      },
+    );
   } else {
     connect();
   }

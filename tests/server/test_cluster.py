@@ -368,7 +368,9 @@ async def test_frames_after_an_answer_never_overtake_it(
     async with _nodes(tmp_path) as (a, b):
         owner = HokmClient(a.url, name="Sara")
         await owner.connect()
-        code = await owner.create_room(rules={"target_points": 50})
+        code = await owner.create_room(
+            rules={"target_points": 21, "kot_points": 1, "hakem_kot_points": 1}
+        )
         await owner.join(code)
         for seat in range(4):
             await owner.command("add_bot", seat=seat)

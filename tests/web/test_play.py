@@ -144,6 +144,11 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     page.wait_for_selector(".lobby")
     assert page.locator("#start").count() == 1
     page.locator(".toast", has_text="بازی را بستید").wait_for()  # said, not silent
+    # Its replay says why it has no winner (it said only that no hand was finished).
+    assert replay.endswith("-1")
+    page.goto(f"/{replay[:-1]}2")
+    page.wait_for_selector("#game-ended")
+    assert "به دست صاحب اتاق بسته شد" in page.inner_text("#game-ended")
 
     page.goto(f"/{replay}")
     page.wait_for_selector("#replay-why")

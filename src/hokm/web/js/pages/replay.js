@@ -226,7 +226,10 @@ export async function render(main, [gameId, analysisRoute]) {
                 // who won, in words (the totals alone leave the reader to compare them)
                 rec.result?.status === "completed" && typeof rec.result.winner_team === "number"
                   ? h("p#game-winner", {}, h("strong", {}, t("won_game", { team: [rec.result.winner_team, rec.result.winner_team + 2].map((x) => seatName(x)).join(t("and")) })))
-                  : null,
+                  : rec.result?.status === "closed" || rec.result?.status === "cancelled"
+                    ? // why it has no winner: closed by the room's owner, or cancelled (a seat away too long)
+                      h("p#game-ended", {}, h("strong", {}, t(`game_ended_${rec.result.status}`)))
+                    : null,
                 h(
                   "div.row",
                   {},

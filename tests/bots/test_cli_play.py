@@ -26,6 +26,7 @@ def _run(lines: str, **options: object) -> tuple[int, str]:
         target=options.get("target", 1),
         seed=options.get("seed", "cli-test"),
         record=options.get("record"),
+        resume=options.get("resume"),
     )
     out, err = io.StringIO(), io.StringIO()
     code = play.run(args, inp=io.StringIO(lines), out=out, err=err)
@@ -258,3 +259,41 @@ def test_an_empty_seed_or_record_name_is_refused_before_the_game() -> None:
     ):
         code, text = _run("a\n" * 5, **options)
         assert code == 2 and said in text and "Trick 1" not in text, text
+
+
+def test_a_quit_game_is_resumed_where_it_stopped_and_saved_back(tmp_path: Path) -> None:
+    """``--resume FILE`` goes on with a game saved by ``--record`` (its rules, seed and bots),
+    from the card where it stopped, and saves it back there; a finished game, a file that
+    is not a record, or --seed beside it are refused in one line."""
+    path = tmp_path / "g.json"
+    code, _ = _run("a\n" * 6 + "q\ny\n", target=3, seed="resume", record=str(path))
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert code == 0 and saved["session"] == {"seed": "resume", "level": "medium"}
+    before = judge(saved)
+    assert before["ok"] and not before["game_over"]
+    plays = [len(hand["plays"]) for hand in saved["hands"]]
+
+    code, text = _run("a\n" * 600, level=None, target=None, seed=None, resume=str(path))
+    assert code == 0 and "Resumed:" in text and "Game over:" in text, text
+    assert "Ace draw" not in text  # the first hakem was drawn before
+    done = json.loads(path.read_text(encoding="utf-8"))
+    report = judge(done)
+    assert report["ok"] and report["game_over"]
+    # The same game: its hands so far are the saved ones, played on from the same card.
+    for i, hand in enumerate(saved["hands"]):
+        assert done["hands"][i]["cards"] == hand["cards"]
+        assert done["hands"][i]["plays"][: plays[i]] == hand["plays"]
+    assert done["rules"]["target_points"] == 3
+
+    for options, said in (
+        ({"resume": str(path)}, "that game is over"),
+        ({"resume": str(tmp_path / "none.json")}, "cannot read it"),
+        ({"resume": str(path), "seed": "x"}, "leave out --seed"),
+    ):
+        options = {"level": None, "target": None, "seed": None, **options}
+        code, text = _run("", **options)
+        assert code == 2 and said in text, text
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    code, text = _run("", level=None, target=None, seed=None, resume=str(junk))
+    assert code == 2 and "not valid JSON" in text

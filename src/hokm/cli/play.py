@@ -47,7 +47,7 @@ from hokm.engine import (
     view_of,
 )
 from hokm.engine.events import Redealt
-from hokm.engine.records import record_from_game
+from hokm.engine.records import record_from_game, referee
 from hokm.table.handlers import OPTION_MAXIMA
 
 __all__ = ["PlaySession", "register", "run"]
@@ -85,7 +85,9 @@ def register(subparsers: Any) -> None:
         help="play a game in the terminal against three bots",
         description="Play Hokm in the terminal: you and a bot partner against two bots.",
     )
-    parser.add_argument("--level", choices=LEVELS, default="medium", help="bot level (medium)")
+    parser.add_argument(
+        "--level", choices=LEVELS, default=None, help="bot level (medium; a resumed game's own)"
+    )
     parser.add_argument(
         "--preset", choices=sorted(PRESETS), help="rule preset (default platform-a)"
     )
@@ -98,6 +100,11 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="save the game as a hokm-record/1 file when it ends or you quit "
         "(then: hokm analyse FILE)",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with a game saved by --record (its rules, seed and bots; saved back there)",
     )
     parser.set_defaults(func=run)
 
@@ -115,6 +122,9 @@ def run(
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err  # refusals: not mixed into the game's text
+    resume = getattr(args, "resume", None)
+    if resume is not None:
+        return _resume(args, resume, inp=inp, out=out, err=err)
     if args.target is not None and not 1 <= args.target <= MAX_TARGET:
         print(
             f"hokm play: --target is the points to win, from 1 to {MAX_TARGET} (not {args.target})",
@@ -139,12 +149,97 @@ def run(
             return 2
     session = PlaySession(
         rules,
-        level=args.level,
+        level=args.level or "medium",
         seed=args.seed or new_seed(),
         inp=inp,
         out=out,
         preset=args.preset or "platform-a",
     )
+    return _play(session, record, out)
+
+
+def _resume(args: argparse.Namespace, path: str, *, inp: TextIO, out: TextIO, err: TextIO) -> int:
+    """``--resume FILE``: the game saved there, replayed by the referee, played on."""
+    fixed = [
+        o
+        for o, v in (("--seed", args.seed), ("--preset", args.preset), ("--target", args.target))
+        if v is not None
+    ]
+    if fixed:
+        print(
+            f"hokm play: --resume goes on with the saved game's own rules and seed: leave out "
+            f"{' and '.join(fixed)}",
+            file=err,
+        )
+        return 2
+    problem, session = _saved_session(path, level=args.level, inp=inp, out=out)
+    if session is None:
+        print(f"hokm play: --resume: {path}: {problem}", file=err)
+        return 2
+    record = getattr(args, "record", None)
+    if record is not None and os.path.abspath(record) != os.path.abspath(path):
+        unwritable = _unwritable(record) if record.strip() else "an empty file name"
+        if unwritable:
+            print(f"hokm play: --record: cannot write {record!r} ({unwritable})", file=err)
+            return 2
+    return _play(session, record or path, out)
+
+
+def _saved_session(
+    path: str, *, level: str | None, inp: TextIO, out: TextIO
+) -> tuple[str, PlaySession | None]:
+    """The session of the game saved at ``path``, or why there is none."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror})", None
+    except (ValueError, UnicodeDecodeError) as exc:
+        return f"not a record: not valid JSON ({exc})", None
+    try:
+        verdict = referee(data)
+    except HokmError as exc:
+        return str(exc), None
+    if not verdict.report["ok"] or verdict.game is None:
+        error = verdict.report["error"]
+        return f"the record breaks a rule: {error['reason']}", None
+    game = verdict.game
+    if game.is_over:
+        a, b = game.score
+        return f"that game is over ({a}–{b}): nothing to go on with", None
+    saved = data.get("session") if isinstance(data.get("session"), dict) else {}
+    seed = saved.get("seed")
+    if not isinstance(seed, str) or not seed:
+        # (records saved before the session was: the first hand's deal seed names it)
+        first = (data.get("hands") or [{}])[0]
+        deal_seed = first.get("seed") if isinstance(first, dict) else None
+        seed = deal_seed.rpartition("/deal/")[0] if isinstance(deal_seed, str) else ""
+    if not seed:
+        return "it does not say its seed (was it saved by hokm play --record?)", None
+    chosen = level or saved.get("level")
+    # The preset it was (perhaps with another target), for the rules line.
+    preset = next(
+        (
+            p
+            for p in PRESETS
+            if RuleSet.preset(p, target_points=game.rules.target_points) == game.rules
+        ),
+        None,
+    )
+    session = PlaySession(
+        game.rules,
+        level=chosen if chosen in LEVELS else "medium",
+        seed=seed,
+        inp=inp,
+        out=out,
+        preset=preset,
+        game=game,
+    )
+    return "", session
+
+
+def _play(session: PlaySession, record: str | None, out: TextIO) -> int:
+    """Play the session's game; save it to ``record`` at its end or when it stops."""
     code = 0
     handlers = _on_hangup()
     try:
@@ -226,6 +321,7 @@ class PlaySession:
         inp: TextIO,
         out: TextIO,
         preset: str | None = None,
+        game: Game | None = None,
     ) -> None:
         self.rules = rules
         self.preset = preset
@@ -235,7 +331,8 @@ class PlaySession:
         self.out = out
         self.bots: list[Bot] = [make_bot(level, seed=f"{seed}/{s}") for s in range(4)]
         self.helper = RuleBot(seed=f"{seed}/hint")
-        self.game = Game(rules)
+        self.resumed = game is not None  # a saved game played on (hokm play --resume)
+        self.game = game if game is not None else Game(rules)
 
     # ------------------------------------------------------------------ output and input
 
@@ -283,7 +380,12 @@ class PlaySession:
         self.say(f"Rules: {self._rules_line()}")
         self.say(f"Seed: {self.seed}")
         self.say(HELP, wrap=True)
-        self._first_hakem()
+        if not self.resumed:
+            self._first_hakem()
+        elif game.phase is not Phase.DEAL:  # in the middle of a hand: where it stands
+            played = sum(len(t.cards) for t in game.tricks) + len(game.trick)
+            self._announce_hand()
+            self.say(f"Resumed: {played} card{'s' * (played != 1)} played in this hand.")
         while not game.is_over:
             if game.phase is Phase.DEAL:
                 assert game.hakem is not None
@@ -303,6 +405,7 @@ class PlaySession:
         """Write the game as a hokm-record/1 file (atomically); 0, or 1 if it cannot be."""
         data = record_from_game(self.game)
         data["players"] = [NAMES[s] for s in range(4)]
+        data["session"] = {"seed": self.seed, "level": self.level}  # for --resume
         temp = f"{path}.tmp-{os.getpid()}"
         try:
             with open(temp, "w", encoding="utf-8") as handle:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -145,6 +146,22 @@ async def test_closing_a_quick_game_counts_as_leaving_for_the_owner(live: Live) 
             assert profiles[i]["mu"] > 25
             assert profiles[i]["recent_games"][0]["result"] == "opponent_left"
             assert (profiles[i]["games_played"], profiles[i]["games_won"]) == (1, 1)
+    # The room's next game is a private one: closing it is no leave (it was counted as one).
+    await clients[owner].command("start")
+
+    def seen(kind: str, n: int) -> Callable[[HokmClient], bool]:
+        return lambda c: sum(e["event"]["kind"] == kind for e in c.events) >= n
+
+    await asyncio.gather(*(c.wait_for(seen("game_started", 2)) for c in clients))
+    await clients[owner].command("close_game")
+    await asyncio.gather(*(c.wait_for(seen("game_closed", 2)) for c in clients))
+    for _ in range(50):  # recorded once the closed game is stored
+        mine = await _profile(people[owner])
+        if len(mine["recent_games"]) == 2:
+            break
+        await asyncio.sleep(0.1)
+    assert [g["result"] for g in mine["recent_games"]] == ["cancelled", "left"]
+    assert (await _profile(people[partner]))["recent_games"][0]["result"] == "cancelled"
     for client in clients:
         await client.close()
 

@@ -106,6 +106,35 @@ async def test_a_game_closed_by_a_leaver_is_a_win_for_the_other_team(
     assert await store.stats("d") == {"points": 0, "games_played": 0, "games_won": 0}
 
 
+async def test_a_leave_changes_only_the_leavers_result_outside_rated_games(
+    store: AccountStore,
+) -> None:
+    """In a private room (or an unrated quick game) a friend who joins and leaves must not
+    hand the others a recorded win."""
+    closed = GameOutcome("P9", ("a", "b", "c", "d"), None, leavers=frozenset({"b"}))
+    assert await store.record_game(closed)
+    results = {p: (await store.recent_games(p))[0]["result"] for p in "abcd"}
+    assert results == {"a": "cancelled", "b": "left", "c": "cancelled", "d": "cancelled"}
+    assert await store.stats("a") == {"points": 0, "games_played": 0, "games_won": 0}
+
+
+async def test_a_rated_game_won_by_the_leavers_team_is_still_the_opponents_win(
+    store: AccountStore,
+) -> None:
+    """The rating counts a leaver's team as the loser whatever the cards said; the history
+    and the counts agree with it (they said 'lost' while the rating rose)."""
+    outcome = GameOutcome(
+        "Q4", ("a", "b", "c", "d"), 1, quick=True, rated=True, leavers=frozenset({"b"})
+    )
+    assert await store.record_game(outcome)
+    ratings = await store.ratings("abcd")
+    assert ratings["a"].mu > 25 and ratings["d"].games == 0
+    results = {p: (await store.recent_games(p))[0]["result"] for p in "abcd"}
+    assert results == {"a": "opponent_left", "b": "left", "c": "opponent_left", "d": "won"}
+    assert await store.stats("a") == {"points": 0, "games_played": 1, "games_won": 1}
+    assert (await store.stats("d"))["games_won"] == 1  # the partner who stayed won at the table
+
+
 async def test_par_bam_points_and_cancelled_games(store: AccountStore) -> None:
     await store.record_game(GameOutcome("B", ("a", "b", None, None), 1, par_bam=True))
     await store.record_game(GameOutcome("C", ("a", "b", None, None), None))

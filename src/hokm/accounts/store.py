@@ -79,21 +79,20 @@ class GameOutcome:
             raise InvalidInputError("winner_team must be 0, 1 or None")
 
     def result_of(self, player: str) -> str:
-        """``won``, ``lost``, ``left`` (a recorded loss), ``cancelled``, or for a game that
-        did not finish because of leavers on one team: ``opponent_left`` for the other team (a
-        recorded win: rated as winners, ``docs/accounts.md``) and ``partner_left`` for a
-        leaver's partner who stayed (not counted, as the rating leaves them alone)."""
+        """``won``, ``lost``, ``left`` (a recorded loss) or ``cancelled``; in a rated game
+        with leavers on one team (rated as its loss, whatever the cards said,
+        ``docs/accounts.md``): ``opponent_left`` for the other team (a recorded win, as their
+        rating has it) and, if the game stopped, ``partner_left`` for a leaver's partner who
+        stayed (not counted, as their rating is left alone)."""
         if player in self.leavers:
             return "left"
-        seat = self.players.index(player)
+        team = self.players.index(player) % 2
+        left = {self.players.index(p) % 2 for p in self.leavers}
+        if self.rated and left == {1 - team}:
+            return "opponent_left"
         if self.winner_team is None:
-            left = {self.players.index(p) % 2 for p in self.leavers}
-            if left == {1 - seat % 2}:
-                return "opponent_left"
-            if left == {seat % 2}:
-                return "partner_left"
-            return "cancelled"
-        return "won" if seat % 2 == self.winner_team else "lost"
+            return "partner_left" if self.rated and left == {team} else "cancelled"
+        return "won" if team == self.winner_team else "lost"
 
     def points(self) -> dict[str, int]:
         """Account points: the winners' humans, a leaver or a player who took hints excepted."""

@@ -391,7 +391,12 @@ class AccountsState:
         match = None
         if code is not None:
             match = self.quick.games.get(code) or await self.service.store.quick_match(code)
-        if match is not None and result.status == "closed" and owner in match.humans:
+        if (
+            match is not None
+            and result.game == 1  # the matched game; later ones are a private room's
+            and result.status == "closed"
+            and owner in match.humans
+        ):
             seat = list(result.players).index(owner) if owner in result.players else None
             if seat is not None:
                 result = replace(result, left=(*result.left, (owner, seat)))

@@ -284,6 +284,12 @@ def test_a_quit_game_is_resumed_where_it_stopped_and_saved_back(tmp_path: Path) 
         assert done["hands"][i]["cards"] == hand["cards"]
         assert done["hands"][i]["plays"][: plays[i]] == hand["plays"]
     assert done["rules"]["target_points"] == 3
+    # And it is the game that was never stopped: the same deals after the resume too.
+    whole = tmp_path / "whole.json"
+    code, _ = _run("a\n" * 600, target=3, seed="resume", record=str(whole))
+    uninterrupted = json.loads(whole.read_text(encoding="utf-8"))
+    assert [h["cards"] for h in done["hands"]] == [h["cards"] for h in uninterrupted["hands"]]
+    assert done["hands"] == uninterrupted["hands"]  # (the bots here play as they would have)
 
     for options, said in (
         ({"resume": str(path)}, "that game is over"),
@@ -297,3 +303,15 @@ def test_a_quit_game_is_resumed_where_it_stopped_and_saved_back(tmp_path: Path) 
     junk.write_text("{not json", encoding="utf-8")
     code, text = _run("", level=None, target=None, seed=None, resume=str(junk))
     assert code == 2 and "not valid JSON" in text
+    # Records that are valid but cannot be played on: refused in one line, left as they were.
+    for change, said in (
+        ({"hands": []}, "no hand was dealt"),  # it crashed, and saved over the file first
+        ({"rules": {**saved["rules"], "target_points": 10**30}}, "out of range"),
+        ({"session": {"seed": "\x1b[2J"}, "hands": [{**saved["hands"][0], "seed": None}]}, "seed"),
+    ):
+        crafted = tmp_path / "crafted.json"
+        text_before = json.dumps({**saved, **change})
+        crafted.write_text(text_before, encoding="utf-8")
+        code, text = _run("a\n" * 5, level=None, target=None, seed=None, resume=str(crafted))
+        assert code == 2 and said in text and "Traceback" not in text, text
+        assert crafted.read_text(encoding="utf-8") == text_before

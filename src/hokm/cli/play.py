@@ -182,6 +182,9 @@ def _resume(args: argparse.Namespace, path: str, *, inp: TextIO, out: TextIO, er
         if unwritable:
             print(f"hokm play: --record: cannot write {record!r} ({unwritable})", file=err)
             return 2
+    elif not os.access(path, os.W_OK):  # saved back there: said now, not after the game
+        print(f"hokm play: --resume: {path}: cannot be written back (no permission)", file=err)
+        return 2
     return _play(session, record or path, out)
 
 
@@ -207,6 +210,15 @@ def _saved_session(
     if game.is_over:
         a, b = game.score
         return f"that game is over ({a}–{b}): nothing to go on with", None
+    if game.hakem is None:
+        return "no hand was dealt in it: start a new game instead", None
+    too_big = [
+        f"{name} {getattr(game.rules, name)}"
+        for name, high in OPTION_MAXIMA.items()
+        if getattr(game.rules, name) > high
+    ]
+    if too_big:
+        return f"its rules are out of range ({', '.join(too_big)})", None
     saved = data.get("session") if isinstance(data.get("session"), dict) else {}
     seed = saved.get("seed")
     if not isinstance(seed, str) or not seed:
@@ -214,7 +226,7 @@ def _saved_session(
         first = (data.get("hands") or [{}])[0]
         deal_seed = first.get("seed") if isinstance(first, dict) else None
         seed = deal_seed.rpartition("/deal/")[0] if isinstance(deal_seed, str) else ""
-    if not seed:
+    if not seed.strip() or not seed.isprintable() or len(seed) > 200:
         return "it does not say its seed (was it saved by hokm play --record?)", None
     chosen = level or saved.get("level")
     # The preset it was (perhaps with another target), for the rules line.

@@ -680,8 +680,26 @@ function gameOver(ctx) {
           h("button#close-game", { type: "button", onclick: () => command("close_game") }, t("close_game")),
         )
       : h("p.hint", {}, store.table.quick ? t("quick_over_wait", { name: ownerName(store) }) : t("waiting_owner")),
-    // A quick match's room: its owner was drawn, not chosen; another match is one tap away.
-    store.table.quick ? h("p", {}, h("a.button#quick-again", { href: "#/" }, t("quick_again"))) : null,
+    // A quick match's room: its owner was drawn, not chosen; another match is one tap away
+    // for its players, who leave this room first (a seat kept here would stall its next game).
+    store.table.quick && Number.isInteger(store.mySeat)
+      ? h(
+          "p",
+          {},
+          h(
+            "a.button#quick-again",
+            {
+              href: "#/",
+              onclick: async (e) => {
+                e.preventDefault();
+                await command("leave");
+                location.hash = "#/";
+              },
+            },
+            t("quick_again"),
+          ),
+        )
+      : null,
   );
 }
 

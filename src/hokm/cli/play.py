@@ -142,11 +142,8 @@ def run(
         print("hokm play: --seed is empty: give a seed, or leave it out for a new one", file=err)
         return 2
     record = getattr(args, "record", None)
-    if record is not None:
-        problem = _unwritable(record) if record.strip() else "an empty file name"
-        if problem:
-            print(f"hokm play: --record: cannot write {record!r} ({problem})", file=err)
-            return 2
+    if record is not None and not _writable_record(record, err):
+        return 2
     session = PlaySession(
         rules,
         level=args.level or "medium",
@@ -178,14 +175,21 @@ def _resume(args: argparse.Namespace, path: str, *, inp: TextIO, out: TextIO, er
         return 2
     record = getattr(args, "record", None)
     if record is not None and os.path.abspath(record) != os.path.abspath(path):
-        unwritable = _unwritable(record) if record.strip() else "an empty file name"
-        if unwritable:
-            print(f"hokm play: --record: cannot write {record!r} ({unwritable})", file=err)
+        if not _writable_record(record, err):
             return 2
     elif not os.access(path, os.W_OK):  # saved back there: said now, not after the game
         print(f"hokm play: --resume: {path}: cannot be written back (no permission)", file=err)
         return 2
     return _play(session, record or path, out)
+
+
+def _writable_record(record: str, err: TextIO) -> bool:
+    """Whether ``--record FILE`` can be made (a new file in a folder that exists), else say
+    why on ``err``."""
+    problem = _unwritable(record) if record.strip() else "an empty file name"
+    if problem:
+        print(f"hokm play: --record: cannot write {record!r} ({problem})", file=err)
+    return not problem
 
 
 def _saved_session(

@@ -30,7 +30,7 @@ from starlette.applications import Starlette
 from hokm.cli import main as cli_main
 from hokm.client import ClientError, HokmClient, ServerError
 from hokm.server import create_app
-from hokm.server.cluster import Cluster, RemoteRoom
+from hokm.server.cluster import MOVED, Cluster, RemoteRoom
 from hokm.server.rooms import RoomActor
 from hokm.storage import SqlStorage
 from tests.accounts.live import Live, live_server
@@ -270,6 +270,40 @@ async def test_when_the_owner_dies_another_node_takes_its_rooms_from_the_databas
         await back.close()
 
 
+async def test_a_join_on_the_heels_of_the_owners_death_waits_for_it_and_gets_the_room(
+    tmp_path: Path,
+) -> None:
+    """A player whose socket was on the owner reconnects to the other node at once, while
+    the dead owner's heartbeat has not expired yet: the attach it relays goes unanswered.
+    After that wait the join asks again who owns the room and gets it loaded here (it
+    answered server_error, and the client had to try again); or, if the dead owner's
+    expiry is noticed first, the socket is sent to reconnect (1012) and its next join gets
+    the room. Never an error."""
+    async with _nodes(tmp_path) as (a, b):
+        owner, code = await table_with_bots(a.url, rules={"turn_seconds": 60})
+        await owner.command("start")
+        await owner.wait_for(lambda c: bool(c.view and c.view.get("hand")))
+        # An attach unanswered for less than the heartbeat's expiry (1 s here): the timeout,
+        # not the expiry, sends the socket to reconnect.
+        b.cluster.call_timeout = 0.3
+        await _kill(a)
+        joined: dict[str, Any] | None = None
+        for _ in range(20):
+            back = HokmClient(b.url, token=owner.token, timeout=10)
+            await back.connect()
+            try:
+                joined = await back.join(code)
+                break
+            except ClientError:  # 1012: reconnect and join again, as clients do
+                assert back.closed is not None and back.closed.result() == MOVED
+                await back.close()
+                await asyncio.sleep(0.1)
+        assert joined is not None and joined["you"]["seat"] == 0
+        assert isinstance(b.rooms.actors.get(code), RoomActor)
+        await back.close()
+        await owner.close()
+
+
 async def test_two_hokm_serve_processes_and_a_kill_9(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -443,9 +477,15 @@ async def test_a_node_cut_off_from_redis_drops_its_rooms_before_another_may_clai
         await _forget_keys(prefix)
 
 
-async def test_redis_going_away_and_back_does_not_freeze_a_node(tmp_path: Path) -> None:
+async def test_redis_going_away_and_back_does_not_freeze_a_node(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """Redis stops: the nodes stay responsive, drop their rooms (their sockets reconnect) and
-    answer; Redis comes back: they rejoin by themselves and rooms are played again."""
+    answer; their readiness says Redis is down (it said ready), a join or a room's REST
+    answer is refused cleanly (a traceback each), the broken link is logged once (23
+    tracebacks a node in 30 s); Redis comes back: they rejoin by themselves, say so, and
+    rooms are played again."""
+    caplog.set_level(logging.INFO, logger="hokm.server.cluster")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -469,11 +509,27 @@ async def test_redis_going_away_and_back_does_not_freeze_a_node(tmp_path: Path) 
                 for _ in range(10):  # the event loop keeps answering meanwhile
                     assert (await http.get(f"{url_a}/api/health")).status_code == 200
                     await asyncio.sleep(0.2)
+                ready = await http.get(f"{url_a}/api/health?ready=1")
+                assert ready.status_code == 503 and ready.json()["redis"] is False
+                room = await http.get(f"{url_b}/api/rooms/{code}")
+                assert room.status_code == 503, room.text
+            lost = HokmClient(url_b, name="Ali", token=owner.token, timeout=5)
+            await lost.connect()
+            with pytest.raises((ServerError, ClientError)):
+                await lost.join(code)
+            await lost.close()
+            said = [r.getMessage() for r in caplog.records]
+            assert not any("websocket session failed" in m for m in said), said
+            assert sum("the link to Redis broke" in m for m in said) <= 2  # once a node
             server = _redis_server(port)
             back = await _join_when_possible(url_b, code, token=owner.token)
             await back.command("start")
             await back.wait_for(lambda c: bool(c.view and c.view.get("hand")))
             await back.close()
+            async with httpx.AsyncClient(timeout=2) as http:
+                ready = await http.get(f"{url_b}/api/health?ready=1")
+                assert ready.status_code == 200 and ready.json()["redis"] is True
+            assert any("the link to Redis is back" in r.getMessage() for r in caplog.records)
     finally:
         server.kill()
         server.wait()

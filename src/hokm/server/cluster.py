@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from hokm.accounts.errors import RateLimitedError
 from hokm.server.errors import error_frame
@@ -279,6 +280,13 @@ class RemoteRoom:
         if frame.get("type") == "error":
             # (an attach that timed out may still reach the owner: the detach follows it)
             self.detach(conn)
+            if frame.get("code") == "server_error" and not self.stopped:
+                # The owner did not answer in a heartbeat's time: most likely gone (killed).
+                # This socket and the room's others reconnect and join again, as when the
+                # owner's death is noticed; by then its claim has expired (it answered
+                # server_error, which a client shows as an error).
+                conn.close(*MOVED)
+                self.moved()
         return frame
 
     async def command(
@@ -478,7 +486,10 @@ class Cluster:
     async def owner(self, key: str) -> str:
         """Claim ``key`` for this node unless a live node holds it; the holder's id."""
         self._db()
-        owner = await self._claim(keys=[key], args=[self.node, f"{self.prefix}alive:"])
+        try:
+            owner = await self._claim(keys=[key], args=[self.node, f"{self.prefix}alive:"])
+        except (RedisError, OSError, TimeoutError) as exc:
+            raise ClusterError(f"Redis does not answer: {exc}") from exc
         return owner.decode() if isinstance(owner, bytes) else str(owner)
 
     async def claim_room(self, code: str) -> str:
@@ -572,6 +583,7 @@ class Cluster:
                     self._outbox.task_done()
 
     async def _listen(self, pubsub: Any) -> None:
+        broken = False  # the link broke and has not been made again yet
         while not self._stopping:
             try:
                 if pubsub is None:
@@ -580,6 +592,9 @@ class Cluster:
                     pubsub = self.listener.pubsub()
                     await pubsub.subscribe(self._channel(self.node))
                 self._pubsub = pubsub
+                if broken:
+                    log.info("cluster: the link to Redis is back")
+                    broken = False
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -595,10 +610,14 @@ class Cluster:
                 raise ClusterError("the subscription ended")
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
                 if self._stopping:
                     return
-                log.warning("cluster: the link to Redis broke; reconnecting", exc_info=True)
+                if not broken:  # the cause once per outage, not at every try (23 tracebacks)
+                    log.warning("cluster: the link to Redis broke; reconnecting", exc_info=True)
+                else:
+                    log.debug("cluster: Redis still does not answer (%s)", exc)
+                broken = True
                 self._link_lost()
                 if pubsub is not None:
                     with contextlib.suppress(Exception):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import typing
 from typing import Any
 
@@ -20,6 +21,7 @@ from hokm.analysis import RecordBrokenError, analysis_report
 from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
 from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, BadName, Identity, clean_name
+from hokm.server.cluster import ClusterError
 from hokm.server.errors import error_body
 from hokm.server.rooms import Busy
 from hokm.server.state import ServerState
@@ -28,6 +30,8 @@ from hokm.table.codes import is_code, normalize_code
 from hokm.table.commands import BOT_LEVELS
 from hokm.table.errors import TableError
 from hokm.table.handlers import OPTION_MAXIMA, check_room_rules
+
+log = logging.getLogger(__name__)
 
 __all__ = ["PROTOCOL_VERSION", "routes"]
 
@@ -113,6 +117,9 @@ def _handler(fn: Any) -> Any:
             return error(refusal.status, refusal.code, refusal.detail, refusal.detail_fa)
         except HokmError as exc:
             return error(400, "bad_request", str(exc))
+        except ClusterError as exc:  # Redis does not answer: who owns a room is not known
+            log.warning("%s: %s", request.url.path, exc)
+            return error(503, "server_error", "the server cannot reach its peers; try again soon")
 
     wrapped.__name__ = fn.__name__
     wrapped.__doc__ = fn.__doc__
@@ -429,14 +436,20 @@ async def get_metrics(request: Request) -> Response:
 
 async def get_health(request: Request) -> Response:
     """Liveness (200 while the process serves) and the database (``database``: false when it
-    does not answer; then rooms refuse the inputs they cannot store). With ``?ready=1`` a
-    database that does not answer is a 503, for a balancer's readiness check."""
-    up = await _state(request).storage.ping()
+    does not answer; then rooms refuse the inputs they cannot store); with several processes
+    also Redis (``redis``: false while this process's link to it is not trusted, when it
+    serves no room). With ``?ready=1`` either being down is a 503, for a balancer's
+    readiness check."""
+    state = _state(request)
+    up = await state.storage.ping()
+    body: dict[str, Any] = {"ok": True, "database": up}
+    cluster = state.rooms.cluster
+    if cluster is not None:
+        body["redis"] = cluster.trusted()
+        up = up and body["redis"]
     ready = request.query_params.get("ready") not in (None, "", "0")
-    return JSONResponse(
-        {"ok": True, "database": up, "version": __version__, "protocol": PROTOCOL_VERSION},
-        status_code=503 if ready and not up else 200,
-    )
+    body.update(version=__version__, protocol=PROTOCOL_VERSION)
+    return JSONResponse(body, status_code=503 if ready and not up else 200)
 
 
 async def room_link(request: Request) -> Response:

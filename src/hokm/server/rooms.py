@@ -1058,17 +1058,21 @@ class RoomManager:
         stopped without its final snapshot, e.g. killed), which stores and reports any game
         such inputs ended; then report stored games never reported (the catch-ups)."""
         codes = await self.storage.rooms_with_tail()
-        recovered = 0
+        recovered = elsewhere = 0
         for code in codes:
             try:
-                recovered += await self.local(code) is not None  # (not another node's)
+                room = await self.get(code)
             except Exception:  # pragma: no cover - a broken room must not stop the server
                 log.exception("room %s: could not be recovered at start-up", code)
+                continue
+            recovered += isinstance(room, RoomActor)
+            elsewhere += room is not None and not isinstance(room, RoomActor)
         if codes:
             log.info(
-                "recovered %d of %d rooms whose inputs went past their snapshot (%s)",
+                "recovered %d of %d rooms whose inputs went past their snapshot%s (%s)",
                 recovered,
                 len(codes),
+                f"; {elsewhere} held by another process" if elsewhere else "",
                 ", ".join(codes[:20]) + (" …" if len(codes) > 20 else ""),
             )
         await self.catch_up()

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hokm.server import jsonio
 from hokm.server.auth import BadName, Identity, clean_name
+from hokm.server.cluster import MOVED, ClusterError
 from hokm.server.errors import MESSAGES, error_frame
 from hokm.server.limits import TokenBucket
 from hokm.server.rest import PROTOCOL_VERSION
@@ -424,7 +425,12 @@ class _Session:
         if len(code_raw) > 32 or not is_code(code_raw):
             return error_frame("room_not_found", ref=ref)
         for _ in range(3):  # a room unloaded just as the join arrived is loaded again
-            room = await self.state.rooms.get(normalize_code(code_raw))
+            try:
+                room = await self.state.rooms.get(normalize_code(code_raw))
+            except ClusterError as exc:  # Redis does not answer: nobody may own a room now
+                log.warning("join %s: the room's owner cannot be known (%s)", code_raw, exc)
+                conn.close(*MOVED)  # the client reconnects, and joins once Redis is back
+                return error_frame("server_error", ref=ref)
             if room is None:
                 return error_frame("room_not_found", ref=ref)
             if conn.room is not None and conn.room is not room:

@@ -38,11 +38,13 @@ async def test_hello_welcome_and_identity_kept_by_token(server: str) -> None:
         assert again.player == first.player
 
 
-async def test_origin_is_checked_on_upgrade(server: str) -> None:
-    """A browser page of another site may not open the socket; the same host may."""
+async def test_origin_is_checked_on_upgrade(server: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A browser page of another site may not open the socket (the log says which origin, for
+    an operator whose proxy or allowed origins are wrong); the same host may."""
     foreign = HokmClient(server, origin="https://evil.example")
     with pytest.raises(Exception, match="403"):
         await foreign.connect()
+    assert any("origin 'https://evil.example'" in r.getMessage() for r in caplog.records)
     host = server.removeprefix("http://")
     async with HokmClient(server, origin=f"http://{host}") as same:
         assert same.player is not None

@@ -94,7 +94,8 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="URL",
         help="Redis URL: run as one of several processes on one database "
-        "(default HOKM_REDIS_URL; none: this process alone)",
+        "(default HOKM_REDIS_URL; none: this process alone; key names start with "
+        "HOKM_REDIS_PREFIX, default 'hokm:')",
     )
     parser.add_argument(
         "--bot-workers",
@@ -108,7 +109,8 @@ def register(subparsers: Any) -> None:
         type=origin,
         default=[],
         metavar="ORIGIN",
-        help="another allowed WebSocket origin, e.g. https://play.example.com (* for any)",
+        help="another allowed WebSocket origin, e.g. https://play.example.com (* for any; "
+        "may be given again; added to HOKM_ALLOWED_ORIGINS)",
     )
     parser.add_argument(
         "--bot-delay",

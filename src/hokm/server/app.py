@@ -91,6 +91,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         storage = SqlStorage(settings.database_url, prefix=settings.table_prefix)
         await storage.start()
         log.info("storage: %s", storage.describe())
+        if settings.allowed_origins:
+            log.info(
+                "WebSocket origins allowed besides this host: %s",
+                ", ".join(settings.allowed_origins),
+            )
+            if "*" in settings.allowed_origins:
+                log.warning("any site may open a WebSocket here (allowed origin '*')")
         secret = settings.secret or await storage.setting("secret", secrets.token_hex(32))
         guests = GuestAuthenticator(TokenSigner(secret.encode()), storage)
         rooms = RoomManager(storage, settings)

@@ -482,6 +482,11 @@ def _ref_of(raw: str) -> str | None:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state: ServerState = websocket.app.state.hokm
     if not origin_allowed(websocket.headers, state.settings.allowed_origins):
+        log.warning(  # (uvicorn's own line does not say why)
+            "websocket refused: origin %r is not this host (%r) nor allowed",
+            websocket.headers.get("origin", "")[:200],
+            websocket.headers.get("host", "")[:200],
+        )
         await websocket.close(code=1008)  # before accept: the upgrade is refused (HTTP 403)
         return
     await websocket.accept()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
 import signal
@@ -315,3 +316,62 @@ def test_a_quit_game_is_resumed_where_it_stopped_and_saved_back(tmp_path: Path) 
         code, text = _run("a\n" * 5, level=None, target=None, seed=None, resume=str(crafted))
         assert code == 2 and said in text and "Traceback" not in text, text
         assert crafted.read_text(encoding="utf-8") == text_before
+
+
+class _ClosedTerminal(io.StringIO):
+    """A terminal window closed under the game: reading, then writing, fail with EIO."""
+
+    def __init__(self, lines: str, after: int) -> None:
+        super().__init__(lines)
+        self.left = after
+        self.gone = False
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.left == 0:
+            self.gone = True
+            raise OSError(errno.EIO, "Input/output error")
+        self.left -= 1
+        return super().readline()
+
+
+class _DeadOutput(io.StringIO):
+    def __init__(self, terminal: _ClosedTerminal) -> None:
+        super().__init__()
+        self.terminal = terminal
+
+    def write(self, text: str) -> int:
+        if self.terminal.gone:
+            raise OSError(errno.EIO, "Input/output error")
+        return super().write(text)
+
+
+def test_a_closed_terminal_window_saves_the_game(tmp_path: Path) -> None:
+    """Closing the window reads as EIO, not as a signal: it was a traceback (a bug, exit 1)
+    and the record was never written. It is a hang-up now: saved, exit 129."""
+    path = tmp_path / "closed.json"
+    args = argparse.Namespace(
+        level="medium", preset=None, target=3, seed="closed", record=str(path), resume=None
+    )
+    terminal = _ClosedTerminal("a\n" * 50, after=8)
+    code = play.run(args, inp=terminal, out=_DeadOutput(terminal), err=io.StringIO())
+    assert code == 128 + signal.SIGHUP
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert judge(record)["ok"] and record["session"]["seed"] == "closed"
+
+
+def test_saving_back_keeps_the_files_mode_and_writes_through_a_link(tmp_path: Path) -> None:
+    """A resumed game saved back over a private file stays private, and a link to the
+    record updates the file it names (it was replaced by a plain file, 644)."""
+    real = tmp_path / "real.json"
+    _run("a\n" * 4 + "q\ny\n", target=3, seed="mode", record=str(real))
+    real.chmod(0o600)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    before = json.loads(real.read_text(encoding="utf-8"))
+    code, _ = _run("a\n" * 4 + "q\ny\n", level=None, target=None, seed=None, resume=str(link))
+    assert code == 0 and link.is_symlink()
+    assert (real.stat().st_mode & 0o777) == 0o600
+    after = json.loads(real.read_text(encoding="utf-8"))
+    assert sum(len(h["plays"]) for h in after["hands"]) > sum(
+        len(h["plays"]) for h in before["hands"]
+    )

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import signal
+import stat
 import sys
 import textwrap
 import threading
@@ -177,7 +178,10 @@ def _resume(args: argparse.Namespace, path: str, *, inp: TextIO, out: TextIO, er
     if record is not None and os.path.abspath(record) != os.path.abspath(path):
         if not _writable_record(record, err):
             return 2
-    elif not os.access(path, os.W_OK):  # saved back there: said now, not after the game
+    elif not (
+        os.access(path, os.W_OK)
+        and os.access(os.path.dirname(os.path.realpath(path)) or ".", os.W_OK)
+    ):  # saved back there (a new file beside it, then renamed): said now, not after the game
         print(f"hokm play: --resume: {path}: cannot be written back (no permission)", file=err)
         return 2
     return _play(session, record or path, out)
@@ -259,32 +263,32 @@ def _play(session: PlaySession, record: str | None, out: TextIO) -> int:
     code = 0
     handlers = _on_hangup()
     try:
-        session.play_game()
-    except Quit:
-        print("\nGoodbye.", file=out)
-    except KeyboardInterrupt:
-        print("\nInterrupted.", file=out)
-        code = 130
-    except _Stopped as stop:  # the terminal closed (SIGHUP) or a kill (SIGTERM)
-        with contextlib.suppress(OSError):
-            print(f"\nStopped ({signal.Signals(stop.signum).name}).", file=out)
-        code = 128 + stop.signum
-    except BrokenPipeError:
-        code = 1
-    except Exception:  # a bug: the game so far is still saved, then the traceback
-        if record is not None:
-            with contextlib.suppress(Exception):
-                session.save_record(record)
-        raise
+        try:
+            session.play_game()
+        except Quit:
+            with contextlib.suppress(OSError):
+                print("\nGoodbye.", file=out)
+        except KeyboardInterrupt:
+            with contextlib.suppress(OSError):
+                print("\nInterrupted.", file=out)
+            code = 130
+        except _Stopped as stop:  # the terminal closed (SIGHUP, or EIO) or a kill (SIGTERM)
+            with contextlib.suppress(OSError):
+                print(f"\nStopped ({signal.Signals(stop.signum).name}).", file=out)
+            code = 128 + stop.signum
+        except BrokenPipeError:
+            code = 1
+        except Exception:  # a bug: the game so far is still saved, then the traceback
+            if record is not None:
+                with contextlib.suppress(Exception):
+                    session.save_record(record)
+            raise
+        if record is not None:  # (a second hang-up or kill now is ignored: see _on_hangup)
+            saved = session.save_record(record)
+            code = code or saved
     finally:
         for number, handler in handlers.items():
             signal.signal(number, handler)
-    if record is not None:
-        try:
-            saved = session.save_record(record)
-        except BrokenPipeError:  # saved, but the output is gone
-            saved = 1
-        code = code or saved
     return code
 
 
@@ -301,6 +305,10 @@ def _on_hangup() -> dict[int, Any]:
         return {}
 
     def stop(signum: int, frame: object) -> None:
+        # One is enough: a second (a closing terminal sends SIGHUP and then SIGTERM, or
+        # SIGHUP twice) must not break off the saving the first one started.
+        for number in (signal.SIGHUP, signal.SIGTERM):
+            signal.signal(number, signal.SIG_IGN)
         raise _Stopped(signum)
 
     return {number: signal.signal(number, stop) for number in (signal.SIGHUP, signal.SIGTERM)}
@@ -363,7 +371,12 @@ class PlaySession:
                 break_long_words=False,
                 break_on_hyphens=False,
             )
-        print(text.rstrip(), file=self.out, flush=True)
+        try:
+            print(text.rstrip(), file=self.out, flush=True)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # the terminal is gone (EIO): as a hang-up, the game is saved
+            raise _Stopped(signal.SIGHUP) from exc
 
     def ask(self, prompt: str) -> str:
         while True:
@@ -379,8 +392,13 @@ class PlaySession:
                 raise Quit
 
     def _line(self, prompt: str) -> str:
-        print(prompt, end="", file=self.out, flush=True)
-        line = self.inp.readline()
+        try:
+            print(prompt, end="", file=self.out, flush=True)
+            line = self.inp.readline()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a closed terminal window reads as EIO: a hang-up
+            raise _Stopped(signal.SIGHUP) from exc
         if not line:
             raise Quit
         text = line.strip()
@@ -422,20 +440,25 @@ class PlaySession:
         data = record_from_game(self.game)
         data["players"] = [NAMES[s] for s in range(4)]
         data["session"] = {"seed": self.seed, "level": self.level}  # for --resume
-        temp = f"{path}.tmp-{os.getpid()}"
+        real = os.path.realpath(path)  # through a link, to the file it names
+        temp = f"{real}.tmp-{os.getpid()}"
         try:
             with open(temp, "w", encoding="utf-8") as handle:
                 json.dump(data, handle, ensure_ascii=False, indent=1)
-            os.replace(temp, path)
+            with contextlib.suppress(FileNotFoundError):  # a file saved over keeps its mode
+                os.chmod(temp, stat.S_IMODE(os.stat(real).st_mode))
+            os.replace(temp, real)
         except OSError as exc:
             with contextlib.suppress(OSError):
                 os.remove(temp)
-            self.say(f"hokm play: the record could not be saved to {path!r}: {exc.strerror}")
+            with contextlib.suppress(_Stopped, OSError):
+                self.say(f"hokm play: the record could not be saved to {path!r}: {exc.strerror}")
             return 1
         hands = len(data["hands"])
-        self.say(f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}.")
-        if any(hand.get("plays") for hand in data["hands"]):  # (quit before a card: nothing)
-            self.say(f"`hokm analyse {path}` shows the plays that gave hands away.", wrap=True)
+        with contextlib.suppress(_Stopped, OSError):  # saved: the terminal may be gone
+            self.say(f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}.")
+            if any(hand.get("plays") for hand in data["hands"]):  # (quit before any card: no)
+                self.say(f"`hokm analyse {path}` shows the plays that gave hands away.", wrap=True)
         return 0
 
     def _rules_line(self) -> str:

@@ -217,9 +217,9 @@ def test_an_interrupted_game_is_still_saved(tmp_path: Path) -> None:
 
 
 def test_the_trump_prompt_helps_without_choosing_and_quitting_is_asked_once_more() -> None:
-    """At the trump prompt h and ? only inform (once they named a suit); Persian suit names
-    are understood; a lone q asks before quitting (it may have meant a queen)."""
-    code, text = _run("h\n?\nr\nدل\nq\nn\nq\ny\n", seed="h2", level="easy", target=7)
+    """At the trump prompt help and ? only inform (once they named a suit); Persian suit
+    names are understood; a lone q asks before quitting (it may have meant a queen)."""
+    code, text = _run("help\n?\nr\nدل\nq\nn\nq\ny\n", seed="h2", level="easy", target=7)
     assert code == 0
     assert "or by its Persian name: پیک، دل، خشت، گشنیز." in text and "the bot would name" in text
     # No line begins with Persian: a terminal would show such a line right to left.
@@ -375,3 +375,10 @@ def test_saving_back_keeps_the_files_mode_and_writes_through_a_link(tmp_path: Pa
     assert sum(len(h["plays"]) for h in after["hands"]) > sum(
         len(h["plays"]) for h in before["hands"]
     )
+
+
+def test_h_at_the_trump_prompt_names_hearts_as_the_prompt_says() -> None:
+    """The prompt offers 2/H ♥; H showed the help instead (S, D and C worked)."""
+    code, text = _run("H\nq\ny\n", seed="h2", level="easy", target=7)
+    assert code == 0 and "You name trump: ♥ hearts" in text
+    assert "or by its Persian name" not in text  # no help was shown

@@ -581,9 +581,10 @@ class PlaySession:
         if redeal:  # on a line of its own: the prompt stays within 80 columns
             self.say("A weak five: r asks for a new deal.")
         while True:
-            text = self.ask("Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣; a = bot's choice, h = help): ")
+            # (h is hearts here, as the prompt says: help is spelled out)
+            text = self.ask("Name trump (1/S ♠, 2/H ♥, 3/D ♦, 4/C ♣; a = bot's choice; help): ")
             low = text.lower()
-            if low in ("h", "help"):
+            if low == "help":
                 for line in TRUMP_HELP:
                     self.say(line)
                 if redeal:
@@ -595,12 +596,12 @@ class PlaySession:
             if low == "a":
                 return hint
             if not text:
-                self.say("  type a suit's number 1–4 or its letter S, H, D or C (h for help)")
+                self.say("  type a suit's number 1–4 or its letter S, H, D or C (help for help)")
                 continue
             if text.isdecimal() and len(text) == 1:  # Persian digits too
                 if 1 <= int(text) <= 4:
                     return ChooseTrump(HUMAN, list(Suit)[int(text) - 1])
-                self.say(f"  no suit number {int(text)}: choose 1–4 (h for help)")
+                self.say(f"  no suit number {int(text)}: choose 1–4 (help for help)")
                 continue
             if low == "r":
                 if redeal:
@@ -616,7 +617,7 @@ class PlaySession:
             try:
                 return ChooseTrump(HUMAN, Suit.parse(text))
             except HokmError as exc:
-                self.say(f"  {exc} (h for help)")
+                self.say(f"  {exc} (help for help)")
 
     def _ask_bam(self, view: SeatView) -> Action:
         hint = self.helper.decide_bam(view)

@@ -41,7 +41,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hokm.bots import legal_cards_of, make_bot
-from hokm.bots.dd import card_outcome_bounds, dds_card_scores
 from hokm.bots.fast import FastHand, hand_points
 from hokm.engine import Card, Game, Play, RuleSet, SeatView, Suit, view_of
 from hokm.engine.records import Record, parse_record, referee
@@ -323,6 +322,8 @@ def _outcomes(fast: FastHand, kot_nodes: int) -> dict[int, tuple[int, int, int]]
     """For each legal card: its outcome for the mover's team (a kot the solver could not
     settle counts as none, as :func:`~hokm.bots.dd.card_outcomes` says) and the lowest and
     highest the outcome can be."""
+    from hokm.bots.dd import card_outcome_bounds  # (DDS: loaded when first needed)
+
     return {
         card: (low if low > 0 else high, low, high)
         for card, (low, high) in card_outcome_bounds(fast, kot_nodes=kot_nodes).items()
@@ -341,6 +342,8 @@ def _note(
 
     def points(outcome: int) -> int:
         return outcome_points(outcome, team, fast.hakem, rules)
+
+    from hokm.bots.dd import dds_card_scores  # (DDS: loaded when first needed)
 
     outcomes = {c: value for c, (value, _, _) in judged.items()}
     tricks = dds_card_scores(fast)
@@ -378,6 +381,7 @@ def _second_opinion(
 ) -> HandAnalysis:
     """Each mistake with the card the ``level`` bot plays from the seat's view, and whether
     that card avoids the mistake (judged like the played card, from the same outcomes)."""
+
     notes = []
     for note in hand.notes:
         view = views.get((hand.hand, note.play))

@@ -382,3 +382,24 @@ def test_h_at_the_trump_prompt_names_hearts_as_the_prompt_says() -> None:
     code, text = _run("H\nq\ny\n", seed="h2", level="easy", target=7)
     assert code == 0 and "You name trump: ♥ hearts" in text
     assert "or by its Persian name" not in text  # no help was shown
+
+
+def test_a_game_resumed_at_a_bam_decision_shows_the_hand_first(tmp_path: Path) -> None:
+    """Quit at "7–0! Go on for bam?": resumed, the question came before any card was shown."""
+    path = tmp_path / "bam.json"
+    for seed in (f"bam{i}" for i in range(40)):
+        if path.exists():
+            path.unlink()
+        _, text = _run("a\n" * 400, preset="classic", target=7, seed=seed, record=str(path))
+        if "Go on for bam" not in text:
+            continue
+        quit_at = "a\n" * text.split("Go on for bam")[0].count(": a\n")  # the answers before
+        path.unlink()
+        _run(quit_at + "q\ny\n", preset="classic", target=7, seed=seed, record=str(path))
+        code, again = _run("q\ny\n", level=None, target=None, seed=None, resume=str(path))
+        assert code == 0
+        assert "Go on for bam" in again.split("Resumed:")[1], again  # resumed at the question
+        before_question = again.split("Go on for bam")[0].split("Resumed:")[1]
+        assert "Your hand:" in before_question and "trump" in before_question, again
+        return
+    raise AssertionError("no game of these seeds reached a bam decision")

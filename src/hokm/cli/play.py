@@ -44,6 +44,7 @@ from hokm.engine import (
     SeatView,
     SetHakem,
     Suit,
+    latin_digits,
     new_seed,
     view_of,
 )
@@ -319,7 +320,10 @@ def _unwritable(path: str) -> str | None:
     if os.path.isdir(path):
         return "it is a folder"
     if os.path.exists(path):
-        return "it already exists: remove it or choose another name"
+        return (
+            "it already exists: choose another name, or go on with that game: "
+            f"hokm play --resume {path}"
+        )
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return "no such folder"
@@ -420,6 +424,8 @@ class PlaySession:
             played = sum(len(t.cards) for t in game.tricks) + len(game.trick)
             self._announce_hand()
             self.say(f"Resumed: {played} card{'s' * (played != 1)} played in this hand.")
+            if game.phase is Phase.BAM:  # asked at once: the table and the hand first
+                self._show_table(view_of(game, HUMAN))
         while not game.is_over:
             if game.phase is Phase.DEAL:
                 assert game.hakem is not None
@@ -742,14 +748,23 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
     '10: card number 10 (J♦) or your 10♣? type JD or TC'
     >>> _parse_choice("10", ten[:8] + ten[9:] + ten[8:9], legal=ten).pretty  # the 10th is the ten
     '10♣'
+    >>> _parse_choice("۱۰", ten, legal=ten)  # Persian digits: the same question
+    '10: card number 10 (J♦) or your 10♣? type JD or TC'
+    >>> two = tuple(parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10S 10C"))
+    >>> _parse_choice("10", two, legal=two)  # the 10th is a ten, and another is held
+    '10: card number 10 (10♣) or your 10♠? type TC or TS'
     """
     if not text:
         return "type a card such as QH or its number; h for help"
     tens = [c for c in hand if str(c)[:-1] == "T"]
-    if text == "10" and len(hand) >= 10 and tens and tens != [hand[9]]:
-        # card number 10, or the ten? Said, never guessed.
-        named = " or ".join(c.pretty for c in tens)
-        return f"10: card number 10 ({hand[9].pretty}) or your {named}? type {hand[9]} or {tens[0]}"
+    text = latin_digits(text)  # (۱۰ is 10: the same question)
+    others = [c for c in tens if c != hand[9]] if len(hand) >= 10 else []
+    if text == "10" and others:
+        # card number 10, or a ten? Said, never guessed.
+        named = " or ".join(c.pretty for c in others)
+        return (
+            f"10: card number 10 ({hand[9].pretty}) or your {named}? type {hand[9]} or {others[0]}"
+        )
     if text.isdecimal():
         n = int(text)
         if 1 <= n <= len(hand):

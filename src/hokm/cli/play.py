@@ -623,7 +623,7 @@ class PlaySession:
             try:
                 return ChooseTrump(HUMAN, Suit.parse(text))
             except HokmError as exc:
-                self.say(f"  {exc} (help for help)")
+                self.say(f"  {exc} (help for help)", wrap=True)
 
     def _ask_bam(self, view: SeatView) -> Action:
         hint = self.helper.decide_bam(view)
@@ -655,7 +655,7 @@ class PlaySession:
                 return Play(HUMAN, card)
             card_or_error = _parse_choice(text, view.hand, legal)
             if isinstance(card_or_error, str):
-                self.say(f"  {card_or_error}")
+                self.say(f"  {card_or_error}", wrap=True)
                 continue
             if card_or_error not in legal:
                 led = view.trick[0][1].suit
@@ -664,7 +664,8 @@ class PlaySession:
                     named = f"card {text} is {card_or_error.pretty}; "
                 self.say(
                     f"  {named}you must follow suit {led.symbol}: play one of "
-                    f"{self._cards([c for c in view.hand if c in legal])}"
+                    f"{self._cards([c for c in view.hand if c in legal])}",
+                    wrap=True,
                 )
                 continue
             return Play(HUMAN, card_or_error)

@@ -280,13 +280,12 @@ class RemoteRoom:
         if frame.get("type") == "error":
             # (an attach that timed out may still reach the owner: the detach follows it)
             self.detach(conn)
-            if frame.get("code") == "server_error" and not self.stopped:
-                # The owner did not answer in a heartbeat's time: most likely gone (killed).
-                # This socket and the room's others reconnect and join again, as when the
-                # owner's death is noticed; by then its claim has expired (it answered
-                # server_error, which a client shows as an error).
+            if frame.get("code") == "server_error" and not await self.cluster.alive(self.owner):
+                # The owner died (its heartbeat expired while this waited): this socket
+                # reconnects and joins again, and finds the room's next owner (it answered
+                # server_error, shown as an error). A live owner's refusal or a slow answer is
+                # passed on as it is; the room's other sockets move when the death is noticed.
                 conn.close(*MOVED)
-                self.moved()
         return frame
 
     async def command(
@@ -349,11 +348,14 @@ class Cluster:
         *,
         prefix: str = "hokm:",
         heartbeat_ms: int = 10_000,
-        call_timeout: float = 10.0,
+        call_timeout: float | None = None,
     ) -> None:
         self.url = url
         self.prefix = prefix
         self.heartbeat_ms = heartbeat_ms
+        # A call outlasts a heartbeat's expiry: unanswered, its node is alive or known dead.
+        if call_timeout is None:
+            call_timeout = max(10.0, heartbeat_ms / 1000 + 1.0)
         self.call_timeout = call_timeout
         self.node = secrets.token_hex(6)
         self.redis: aioredis.Redis | None = None  # commands, each with a timeout
@@ -491,6 +493,13 @@ class Cluster:
         except (RedisError, OSError, TimeoutError) as exc:
             raise ClusterError(f"Redis does not answer: {exc}") from exc
         return owner.decode() if isinstance(owner, bytes) else str(owner)
+
+    async def alive(self, node: str) -> bool:
+        """Whether ``node``'s heartbeat is there (True when Redis cannot say: not proven dead)."""
+        try:
+            return bool(await self._db().exists(self._alive(node)))
+        except (RedisError, OSError, TimeoutError, ClusterError):
+            return True
 
     async def claim_room(self, code: str) -> str:
         return await self.owner(self._room_key(code))

@@ -6,6 +6,7 @@ import argparse
 import errno
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -403,3 +404,24 @@ def test_a_game_resumed_at_a_bam_decision_shows_the_hand_first(tmp_path: Path) -
         assert "Your hand:" in before_question and "trump" in before_question, again
         return
     raise AssertionError("no game of these seeds reached a bam decision")
+
+
+def test_a_signal_while_the_game_is_saved_does_not_lose_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A closing terminal's SIGHUP (or a kill's SIGTERM) that lands while the record is
+    written, after a game that ended by itself: it broke off the save (no file, a temp file
+    left) with a traceback."""
+    path = tmp_path / "late.json"
+    real_dump = json.dump
+
+    def dump_hit_by_a_signal(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        real_dump(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(play.json, "dump", dump_hit_by_a_signal)
+    code, text = _run("a\n" * 400, target=1, seed="late", record=str(path))
+    assert code == 0 and "Game over:" in text
+    assert judge(json.loads(path.read_text(encoding="utf-8")))["game_over"]
+    assert [p.name for p in tmp_path.iterdir()] == ["late.json"]  # no temp file left
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back after the game

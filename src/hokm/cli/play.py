@@ -265,7 +265,10 @@ def _play(session: PlaySession, record: str | None, out: TextIO) -> int:
     handlers = _on_hangup()
     try:
         try:
-            session.play_game()
+            try:
+                session.play_game()
+            finally:  # stopped for any reason: no signal may break off what follows (the save)
+                _hold_signals()
         except Quit:
             with contextlib.suppress(OSError):
                 print("\nGoodbye.", file=out)
@@ -293,6 +296,14 @@ def _play(session: PlaySession, record: str | None, out: TextIO) -> int:
     return code
 
 
+def _hold_signals() -> None:
+    """From now on SIGHUP and SIGTERM are ignored (until :func:`_play` puts its handlers
+    back): the game is over and is being saved."""
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGHUP, signal.SIGTERM):
+            signal.signal(number, signal.SIG_IGN)
+
+
 class _Stopped(Exception):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
@@ -308,8 +319,7 @@ def _on_hangup() -> dict[int, Any]:
     def stop(signum: int, frame: object) -> None:
         # One is enough: a second (a closing terminal sends SIGHUP and then SIGTERM, or
         # SIGHUP twice) must not break off the saving the first one started.
-        for number in (signal.SIGHUP, signal.SIGTERM):
-            signal.signal(number, signal.SIG_IGN)
+        _hold_signals()
         raise _Stopped(signum)
 
     return {number: signal.signal(number, stop) for number in (signal.SIGHUP, signal.SIGTERM)}
@@ -324,10 +334,11 @@ def _unwritable(path: str) -> str | None:
             "it already exists: choose another name, or go on with that game: "
             f"hokm play --resume {path}"
         )
-    folder = os.path.dirname(os.path.abspath(path))
+    real = os.path.realpath(path)  # (a link is saved through, into its target's folder)
+    folder = os.path.dirname(real)
     if not os.path.isdir(folder):
         return "no such folder"
-    probe = f"{path}.tmp-{os.getpid()}"
+    probe = f"{real}.tmp-{os.getpid()}"
     try:
         with open(probe, "w", encoding="utf-8"):
             pass
@@ -449,14 +460,19 @@ class PlaySession:
         real = os.path.realpath(path)  # through a link, to the file it names
         temp = f"{real}.tmp-{os.getpid()}"
         try:
-            with open(temp, "w", encoding="utf-8") as handle:
+            mode = stat.S_IMODE(os.stat(real).st_mode)  # a file saved over keeps its mode,
+        except OSError:  # from its first byte (a private record is never readable by others)
+            mode = 0o666  # (less the umask: as open() makes a new file)
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            with open(fd, "w", encoding="utf-8") as handle:
                 json.dump(data, handle, ensure_ascii=False, indent=1)
-            with contextlib.suppress(FileNotFoundError):  # a file saved over keeps its mode
-                os.chmod(temp, stat.S_IMODE(os.stat(real).st_mode))
             os.replace(temp, real)
-        except OSError as exc:
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 os.remove(temp)
+            if not isinstance(exc, OSError):
+                raise
             with contextlib.suppress(_Stopped, OSError):
                 self.say(f"hokm play: the record could not be saved to {path!r}: {exc.strerror}")
             return 1

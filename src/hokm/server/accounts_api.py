@@ -45,7 +45,7 @@ from hokm.server.auth import (
     Identity,
     clean_name,
 )
-from hokm.server.cluster import Cluster, RedisAddressLimits, RedisFailedLogins
+from hokm.server.cluster import Cluster, ClusterError, RedisAddressLimits, RedisFailedLogins
 from hokm.server.limits import AddressLimits, Limits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
@@ -555,6 +555,13 @@ def _handler(
             return await fn(request)
         except AccountError as exc:
             return _error(exc)
+        except ClusterError as exc:  # the quick-match queue's process cannot be reached
+            log.warning("%s: %s", request.url.path, exc)
+            body = {
+                "code": "server_error",
+                "message": "the server cannot reach its peers; try again soon",
+            }
+            return JSONResponse(body, status_code=503)
 
     wrapped.__name__ = fn.__name__
     wrapped.__doc__ = fn.__doc__
@@ -674,7 +681,7 @@ async def logout(request: Request) -> Response:
     identity = await _identity(request)
     accounts = _accounts(request)
     if identity is not None and identity.kind == "account":
-        with contextlib.suppress(NotQueuedError):
+        with contextlib.suppress(NotQueuedError, ClusterError):  # the log-out happens anyway
             await accounts.quick.leave(identity)
     await accounts.service.logout(_session_token(request))
     response = JSONResponse({"ok": True})

@@ -118,7 +118,7 @@ def _handler(fn: Any) -> Any:
         except HokmError as exc:
             return error(400, "bad_request", str(exc))
         except ClusterError as exc:  # Redis does not answer: who owns a room is not known
-            log.warning("%s: %s", request.url.path, exc)
+            log.debug("%s: %s", request.url.path, exc)  # (the outage itself is logged once)
             return error(503, "server_error", "the server cannot reach its peers; try again soon")
 
     wrapped.__name__ = fn.__name__
@@ -242,7 +242,10 @@ async def _room_or_404(request: Request) -> Any:
 async def get_room(request: Request) -> Response:
     """Public information about a room (no hidden cards)."""
     room = await _room_or_404(request)
-    return JSONResponse(await room.info())
+    try:
+        return JSONResponse(await room.info())
+    except ClusterError:  # its owner let it go just then: asked again, as a join does
+        return JSONResponse(await (await _room_or_404(request)).info())
 
 
 @_handler

@@ -1244,12 +1244,18 @@ class RoomManager:
         now = time.time()
         for _ in range(50):
             code = new_code(rng)
+            # Claimed before it is stored: if Redis does not answer, no room is left half made.
+            if (
+                self.cluster is not None
+                and await self.cluster.claim_room(code) != self.cluster.node
+            ):
+                continue  # (a room of that code is another process's)
             if await self.storage.create_room(RoomRow(code, owner.id, "lobby", int(now * 1000))):
                 break
+            if self.cluster is not None:
+                await self.cluster.release_room(code)
         else:  # pragma: no cover - 23**6 codes
             raise StorageError("no free room code")
-        if self.cluster is not None and await self.cluster.claim_room(code) != self.cluster.node:
-            raise StorageError(f"room {code} was claimed by another node")  # pragma: no cover
         seeds = SeedCounter(secrets.token_hex(32), code)
         table = Table(
             code,

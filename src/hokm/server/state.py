@@ -80,6 +80,7 @@ class ServerState:
     analyses: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
     # What plugins add to the core, by name (``accounts``): told to pages by /api/session.
     features: set[str] = field(default_factory=set)
+    origin_logged: float = -60.0  # when a refused WebSocket origin was last logged (monotonic)
 
     def __post_init__(self) -> None:
         self.creations = AddressLimits(

@@ -428,7 +428,12 @@ class _Session:
             try:
                 room = await self.state.rooms.get(normalize_code(code_raw))
             except ClusterError as exc:  # Redis does not answer: nobody may own a room now
-                log.warning("join %s: the room's owner cannot be known (%s)", code_raw, exc)
+                cluster = self.state.rooms.cluster
+                # (an outage is logged once, by the cluster: each join of it is a detail)
+                level = (
+                    logging.DEBUG if cluster is None or not cluster.trusted() else logging.WARNING
+                )
+                log.log(level, "join %s: the room's owner cannot be known (%s)", code_raw, exc)
                 conn.close(*MOVED)  # the client reconnects, and joins once Redis is back
                 return error_frame("server_error", ref=ref)
             if room is None:
@@ -482,11 +487,13 @@ def _ref_of(raw: str) -> str | None:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state: ServerState = websocket.app.state.hokm
     if not origin_allowed(websocket.headers, state.settings.allowed_origins):
-        log.warning(  # (uvicorn's own line does not say why)
-            "websocket refused: origin %r is not this host (%r) nor allowed",
-            websocket.headers.get("origin", "")[:200],
-            websocket.headers.get("host", "")[:200],
-        )
+        if time.monotonic() - state.origin_logged >= 60:  # (any site can: once a minute)
+            state.origin_logged = time.monotonic()
+            log.warning(  # (uvicorn's own line does not say why)
+                "websocket refused: origin %r is not this host (%r) nor allowed",
+                websocket.headers.get("origin", "")[:200],
+                websocket.headers.get("host", "")[:200],
+            )
         await websocket.close(code=1008)  # before accept: the upgrade is refused (HTTP 403)
         return
     await websocket.accept()

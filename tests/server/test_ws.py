@@ -6,6 +6,7 @@ import asyncio
 import json
 import secrets
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -215,6 +216,31 @@ async def test_flooding_is_rate_limited_then_closed(tmp_path: Path) -> None:
         answered = {f["ref"] for f in client.frames if f.get("type") == "pong"}
         assert not answered & {f["ref"] for f in limited}  # refused: not answered too
         assert any(f.get("type") == "bye" and f["code"] == 4008 for f in client.frames)
+
+
+async def test_the_client_sends_a_rate_limited_action_again_after_a_pause(
+    tmp_path: Path,
+) -> None:
+    """As the protocol asks of clients: an action refused as rate_limited is sent again,
+    after a pause, with the same action_id (a fast test client failed a game on it)."""
+    config = settings(tmp_path / "h.db", messages_per_second=5, message_burst=2)
+    async with running_server(config) as url, HokmClient(url, name="Quick") as client:
+        sent: list[dict[str, Any]] = []
+        send = client.send
+
+        async def recording(frame: dict[str, Any]) -> None:
+            sent.append(frame)
+            await send(frame)
+
+        client.send = recording  # type: ignore[method-assign]
+        await client.ping()
+        await client.ping()  # the burst is spent
+        with pytest.raises(ServerError) as refused:
+            await client.act({"type": "play", "card": "AS"})
+        assert refused.value.code == "not_in_room"  # answered on a later try, not limited
+        assert any(f.get("code") == "rate_limited" for f in client.frames)
+        actions = [f for f in sent if f.get("type") == "action"]
+        assert len(actions) >= 2 and len({f["action_id"] for f in actions}) == 1
 
 
 async def test_join_by_code_and_a_full_game_with_bots(server: str) -> None:

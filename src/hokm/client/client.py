@@ -287,15 +287,25 @@ class HokmClient:
     async def act(
         self, action: dict[str, Any], *, version: int | None = None, action_id: str | None = None
     ) -> Frame:
-        """A game action (``{"type": "play", "card": "AS"}``…) against the current version."""
-        return await self.request(
-            {
-                "type": "action",
-                "version": self.version if version is None else version,
-                "action_id": action_id or self.next_action_id(),
-                "action": action,
-            }
-        )
+        """A game action (``{"type": "play", "card": "AS"}``…) against the current version.
+
+        Refused as ``rate_limited`` (faster than the server's limit, ``docs/protocol.md`` §8),
+        it is sent again after a pause, with the same ``action_id`` (never applied twice), as
+        the protocol asks of clients; a few times, then the refusal is raised."""
+        frame = {
+            "type": "action",
+            "version": self.version if version is None else version,
+            "action_id": action_id or self.next_action_id(),
+            "action": action,
+        }
+        for pause in (0.25, 0.5, 1.0, 2.0):
+            try:
+                return await self.request(dict(frame))
+            except ServerError as exc:
+                if exc.code != "rate_limited":
+                    raise
+            await asyncio.sleep(pause)
+        return await self.request(dict(frame))
 
     async def chat(self, *, text: str | None = None, phrase: str | None = None) -> Frame:
         fields = {"text": text} if text is not None else {"phrase": phrase}

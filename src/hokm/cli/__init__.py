@@ -196,12 +196,20 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def seed_text(text: str) -> str:
-    """An argparse ``type``: a seed, any text but an empty or blank one (an unset shell
-    variable in ``--seed "$SEED"``), which would quietly give everyone the same deals."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("a seed is not empty: give any word or number")
-    return text
+def not_blank(refusal: str) -> Callable[[str], str]:
+    """An argparse ``type``: any text but an empty or blank one (an unset shell variable in
+    ``--seed "$SEED"`` or ``--db "$DB"``), refused with ``refusal``."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(refusal)
+        return text
+
+    return parse
+
+
+#: a seed: blank, it would quietly give everyone the same deals
+seed_text = not_blank("a seed is not empty: give any word or number")
 
 
 def _version() -> str:

@@ -50,7 +50,7 @@ from hokm.engine import (
 )
 from hokm.engine.events import Redealt
 from hokm.engine.records import record_from_game, referee
-from hokm.table.handlers import OPTION_MAXIMA
+from hokm.table import OPTION_MAXIMA, TableError, check_room_rules
 
 __all__ = ["PlaySession", "register", "run"]
 
@@ -221,13 +221,10 @@ def _saved_session(
         return f"that game is over ({a}–{b}): nothing to go on with", None
     if game.hakem is None:
         return "no hand was dealt in it: start a new game instead", None
-    too_big = [
-        f"{name} {getattr(game.rules, name)}"
-        for name, high in OPTION_MAXIMA.items()
-        if getattr(game.rules, name) > high
-    ]
-    if too_big:
-        return f"its rules are out of range ({', '.join(too_big)})", None
+    try:
+        check_room_rules(game.rules)  # a room's maxima: a longer game is a crafted file
+    except TableError as exc:
+        return f"its rules are out of range ({exc.message})", None
     saved = data.get("session") if isinstance(data.get("session"), dict) else {}
     seed = saved.get("seed")
     if not isinstance(seed, str) or not seed:

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Awaitable
 from typing import Any, cast
 
-from hokm.cli import whole_number
+from hokm.cli import not_blank, whole_number
 from hokm.table import TableConfig
 
 __all__ = ["check_database", "check_listen", "check_redis", "origin", "register", "run"]
@@ -36,18 +36,6 @@ def seconds(what: str) -> Any:
         if not 0 <= value <= 86_400:
             raise argparse.ArgumentTypeError(f"{what} is from 0 to 86400 seconds, not {text}")
         return value
-
-    return parse
-
-
-def not_empty(what: str) -> Any:
-    """An argparse ``type``: any text but an empty one (``--db "$DB"`` with DB unset used to
-    fall back to the default database without a word)."""
-
-    def parse(text: str) -> str:
-        if not text.strip():
-            raise argparse.ArgumentTypeError(f"{what} is empty")
-        return text
 
     return parse
 
@@ -85,7 +73,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--db",
-        type=not_empty("--db"),
+        type=not_blank("--db is empty"),  # "$DB" unset: not the default, silently
         default=None,
         help="SQLite file or database URL (var/hokm.db)",
     )

@@ -45,7 +45,13 @@ from hokm.server.auth import (
     Identity,
     clean_name,
 )
-from hokm.server.cluster import Cluster, ClusterError, RedisAddressLimits, RedisFailedLogins
+from hokm.server.cluster import (
+    UNREACHABLE,
+    Cluster,
+    ClusterError,
+    RedisAddressLimits,
+    RedisFailedLogins,
+)
 from hokm.server.limits import AddressLimits, Limits
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
@@ -557,10 +563,7 @@ def _handler(
             return _error(exc)
         except ClusterError as exc:  # the quick-match queue's process cannot be reached
             log.warning("%s: %s", request.url.path, exc)
-            body = {
-                "code": "server_error",
-                "message": "the server cannot reach its peers; try again soon",
-            }
+            body = {"code": "server_error", "message": UNREACHABLE}
             return JSONResponse(body, status_code=503)
 
     wrapped.__name__ = fn.__name__

@@ -114,6 +114,9 @@ redis.call('EXPIRE', KEYS[1], math.max(1, full))
 return taken
 """
 
+#: what a request refused because Redis does not answer is told (503)
+UNREACHABLE = "the server cannot reach its peers; try again soon"
+
 MOVED = (1012, "room_moved")  # the close that sends a client to reconnect and join again
 
 

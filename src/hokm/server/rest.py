@@ -21,15 +21,14 @@ from hokm.analysis import RecordBrokenError, analysis_report
 from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
 from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, BadName, Identity, clean_name
-from hokm.server.cluster import ClusterError
+from hokm.server.cluster import UNREACHABLE, ClusterError
 from hokm.server.errors import error_body
 from hokm.server.rooms import Busy
 from hokm.server.state import ServerState
+from hokm.table import OPTION_MAXIMA, TableError, check_room_rules
 from hokm.table.chat import EMOJI, PHRASES
 from hokm.table.codes import is_code, normalize_code
 from hokm.table.commands import BOT_LEVELS
-from hokm.table.errors import TableError
-from hokm.table.handlers import OPTION_MAXIMA, check_room_rules
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +118,7 @@ def _handler(fn: Any) -> Any:
             return error(400, "bad_request", str(exc))
         except ClusterError as exc:  # Redis does not answer: who owns a room is not known
             log.debug("%s: %s", request.url.path, exc)  # (the outage itself is logged once)
-            return error(503, "server_error", "the server cannot reach its peers; try again soon")
+            return error(503, "server_error", UNREACHABLE)
 
     wrapped.__name__ = fn.__name__
     wrapped.__doc__ = fn.__doc__

@@ -11,7 +11,7 @@ from hokm.table.chat import EMOJI, MAX_CHAT_CHARS, PHRASES, ChatRejection, check
 from hokm.table.codes import CODE_ALPHABET, is_code, new_code, normalize_code
 from hokm.table.commands import BOT_LEVELS, COMMAND_TYPES, Command, parse_command
 from hokm.table.errors import ERROR_CODES, TableError, error_frame
-from hokm.table.handlers import OPTION_MAXIMA
+from hokm.table.handlers import OPTION_MAXIMA, check_room_rules
 from hokm.table.model import (
     BotTurn,
     Deadline,
@@ -47,6 +47,7 @@ __all__ = [
     "TableConfig",
     "TableError",
     "TableEvent",
+    "check_room_rules",
     "check_text",
     "choose_bot_action",
     "error_frame",

@@ -249,3 +249,25 @@ async def test_the_first_hint_of_a_game_survives_crashes(tmp_path: Path) -> None
             await client.close()
     finally:
         server.stop()
+
+
+async def test_every_log_line_starts_with_its_utc_time(tmp_path: Path) -> None:
+    """An operator reading the log after a crash needs to know when each line was written:
+    the server's own lines, uvicorn's and the access lines all start with an ISO 8601 UTC
+    time to the millisecond (they used to have none)."""
+    import re
+
+    import httpx
+
+    server = ServerProcess(tmp_path / "hokm.db")
+    try:
+        url = await server.start()
+        async with httpx.AsyncClient() as http:
+            assert (await http.get(f"{url}/api/health")).status_code == 200
+    finally:
+        server.stop()
+    lines = server.log.read_text().splitlines()
+    stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+: "
+    assert lines and all(re.match(stamp, line) for line in lines), lines
+    assert any("hokm.server.app: storage: SQLite file" in line for line in lines)
+    assert any("uvicorn.access: 127.0.0.1:" in line and "/api/health" in line for line in lines)

@@ -13,14 +13,24 @@ import asyncio
 import dataclasses
 import errno
 import logging
+import logging.config
 import sys
+import time
 from collections.abc import Awaitable
 from typing import Any, cast
 
 from hokm.cli import not_blank, whole_number
 from hokm.table import TableConfig
 
-__all__ = ["check_database", "check_listen", "check_redis", "origin", "register", "run"]
+__all__ = [
+    "check_database",
+    "check_listen",
+    "check_redis",
+    "log_config",
+    "origin",
+    "register",
+    "run",
+]
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
@@ -38,6 +48,54 @@ def seconds(what: str) -> Any:
         return value
 
     return parse
+
+
+class _UtcFormatter(logging.Formatter):
+    """Times in UTC, ISO 8601 to the millisecond: one clock for every process and host."""
+
+    converter = time.gmtime
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", self.converter(record.created))
+        return f"{stamp}.{int(record.msecs):03d}Z"
+
+
+def log_config(level: str = "info") -> dict[str, Any]:
+    """The logging set-up of ``hokm serve`` (for :func:`logging.config.dictConfig` and
+    uvicorn): every line starts with its UTC time, then the level and the logger's name;
+    the server's own lines and uvicorn's go to standard error, the access lines (one per
+    HTTP request) to standard output. ``level`` (``--log-level``) applies to both.
+
+    >>> log_config("warning")["loggers"]["hokm"]["level"]
+    'WARNING'
+    """
+    name = "DEBUG" if level == "trace" else level.upper()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "line": {"()": _UtcFormatter, "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        },
+        "handlers": {
+            "default": {
+                "formatter": "line",
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+            },
+            "access": {
+                "formatter": "line",
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stdout",
+            },
+        },
+        "loggers": {
+            "hokm": {"handlers": ["default"], "level": name, "propagate": False},
+            "uvicorn": {"handlers": ["default"], "level": name, "propagate": False},
+            "uvicorn.error": {"level": name},
+            "uvicorn.access": {"handlers": ["access"], "level": name, "propagate": False},
+        },
+        "root": {"handlers": ["default"], "level": "WARNING"},
+    }
 
 
 def origin(text: str) -> str:
@@ -169,11 +227,12 @@ def run(args: argparse.Namespace) -> int:
     settings = dataclasses.replace(
         settings, table=table, full_gc_seconds=args.full_gc_seconds or None
     )
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.config.dictConfig(log_config(args.log_level))
     config = uvicorn.Config(
         create_app(settings),
         host=args.host,
         port=args.port,
+        log_config=log_config(args.log_level),
         log_level=args.log_level,
         ws_max_size=64 * 1024,
         ws_ping_interval=20.0,

@@ -130,7 +130,8 @@ def test_serve_says_in_one_line_why_it_cannot_listen(
         busy.listen()
         port = busy.getsockname()[1]
         for argv, said in (
-            (["--port", str(port)], f"port {port} on 127.0.0.1 is in use"),
+            (["--port", str(port)], f"port {port} on 127.0.0.1 is in use: stop what uses it"),
+            (["--port", str(port)], "another port (--port N; with make: make run PORT=N)"),
             (["--host", "999.1.1.1"], "cannot listen on '999.1.1.1'"),
             (["--host", "[::1]"], "write an IPv6 address without brackets: --host ::1"),
             (["--host", "127.0.0.1:8000"], "on its own: --host 127.0.0.1 --port 8000"),

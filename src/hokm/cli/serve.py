@@ -183,7 +183,7 @@ def register(subparsers: Any) -> None:
         "--log-level",
         default="info",
         choices=LOG_LEVELS,
-        help="uvicorn log level: critical, error, warning, info (the default), debug, trace",
+        help="log level of the server and uvicorn: critical, error, warning, info (the default), debug, trace",
     )
     parser.set_defaults(func=run)
 
@@ -307,7 +307,10 @@ def check_listen(host: str, port: int) -> str | None:
             probe.bind(address)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                return f"port {port} on {host} is in use: stop what uses it, or choose --port"
+                return (
+                    f"port {port} on {host} is in use: stop what uses it, or choose another"
+                    " port (--port N; with make: make run PORT=N)"
+                )
             return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
     return None
 

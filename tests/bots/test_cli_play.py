@@ -425,3 +425,49 @@ def test_a_signal_while_the_game_is_saved_does_not_lose_it(
     assert judge(json.loads(path.read_text(encoding="utf-8")))["game_over"]
     assert [p.name for p in tmp_path.iterdir()] == ["late.json"]  # no temp file left
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back after the game
+
+
+def test_a_game_resumed_in_another_terminal_is_refused(tmp_path: Path) -> None:
+    """Two ``--resume`` of one file at once would each save back its own hands, and the
+    last save would undo the other's game: the second is refused while the first plays
+    (an advisory lock on the file, as another process holds it here); saving to another
+    ``--record`` file is allowed."""
+    import fcntl
+    import subprocess
+    import sys
+
+    path = tmp_path / "g.json"
+    code, _ = _run("a\n" * 6 + "q\ny\n", target=3, seed="twice", record=str(path))
+    assert code == 0
+    before = path.read_bytes()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys; f = open(sys.argv[1], 'rb'); "
+            "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.read()",
+            str(path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        code, text = _run("a\n" * 600, level=None, target=None, seed=None, resume=str(path))
+        assert code == 2 and "is being played in another hokm play" in text, text
+        assert path.read_bytes() == before  # nothing changed
+        other = tmp_path / "copy.json"
+        code, text = _run(
+            "a\n" * 600, level=None, target=None, seed=None, resume=str(path), record=str(other)
+        )
+        assert code == 0 and "Game over:" in text and other.exists()
+    finally:
+        assert holder.stdin is not None and holder.stdout is not None
+        holder.stdin.close()
+        holder.stdout.close()
+        holder.wait(10)
+    with open(path, "rb") as free:  # and the lock is given back when a game ends
+        fcntl.flock(free, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    code, text = _run("a\n" * 600, level=None, target=None, seed=None, resume=str(path))
+    assert code == 0 and "Game over:" in text

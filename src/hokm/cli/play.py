@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import json
 import os
 import signal
@@ -185,7 +186,18 @@ def _resume(args: argparse.Namespace, path: str, *, inp: TextIO, out: TextIO, er
     ):  # saved back there (a new file beside it, then renamed): said now, not after the game
         print(f"hokm play: --resume: {path}: cannot be written back (no permission)", file=err)
         return 2
-    return _play(session, record or path, out)
+    with open(path, "rb") as held:
+        try:  # two terminals on one saved game: the second save would undo the first's hands
+            if record is None or os.path.abspath(record) == os.path.abspath(path):
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(
+                f"hokm play: --resume: {path}: this game is being played in another "
+                "hokm play; go on there, or quit it first",
+                file=err,
+            )
+            return 2
+        return _play(session, record or path, out)
 
 
 def _writable_record(record: str, err: TextIO) -> bool:

@@ -183,7 +183,8 @@ def register(subparsers: Any) -> None:
         "--log-level",
         default="info",
         choices=LOG_LEVELS,
-        help="log level of the server and uvicorn: critical, error, warning, info (the default), debug, trace",
+        help="log level of the server and uvicorn: critical, error, warning, info (the default),"
+        " debug, trace",
     )
     parser.set_defaults(func=run)
 

@@ -53,10 +53,8 @@ def seconds(what: str) -> Any:
 class _UtcFormatter(logging.Formatter):
     """Times in UTC, ISO 8601 to the millisecond: one clock for every process and host."""
 
-    converter = time.gmtime
-
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", self.converter(record.created))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
         return f"{stamp}.{int(record.msecs):03d}Z"
 
 

@@ -226,3 +226,40 @@ def test_randomly_disguised_links_are_caught(seed: int) -> None:
         name = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9)))
         message = rng.choice(["", "visit ", "برو "]) + name + rng.choice(dots) + rng.choice(tlds)
         assert find_link(message), message
+
+
+def test_a_name_changed_during_a_hand_is_shown_when_it_ends(clock: Clock) -> None:
+    """A rejoin with a new name is free text to the partner (``"AS KH QD"``): during a hand
+    nobody sees it, not even in a stored snapshot read back; it is shown when the hand ends."""
+    from hokm.table import Table
+
+    table = one_human_table(clock, config=TableConfig(bot_delay=0, hand_pause=5))
+    ok(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now))  # a spectator
+    clock.advance(5)
+    table.advance(clock.now)
+    assert table.in_hand
+    for who in ("ann", "bob"):
+        out = ok(table.handle(who, {"type": "join", "name": "AS KH QD"}, clock.now))
+        assert not any(e.kind == "member_renamed" for e in out.events)
+    names = {m["name"] for m in table.snapshot_for("bob")["table"]["members"]}
+    assert names == {"Ann", "Bob"}
+    stored = Table.from_dict(table.to_dict(), now=clock.now)
+    assert stored.members["ann"].pending_name == "AS KH QD"
+    ok(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now))  # changed back
+    rng = random.Random(4)
+    renamed: list[dict[str, object]] = []
+    for _ in range(500):
+        if table.game is None or table.game.hand_results:
+            break
+        out = (
+            play_any(table, clock, "ann", rng)
+            if my_turn(table, "ann")
+            else table.advance(clock.now)
+        )
+        for event in out.events:
+            if event.kind == "member_renamed":
+                assert not table.in_hand
+                renamed.append(event.data)
+    assert not table.in_hand
+    assert renamed == [{"player": "ann", "name": "AS KH QD"}]  # bob's was taken back
+    assert table.members["ann"].name == "AS KH QD" and table.members["bob"].name == "Bob"

@@ -101,6 +101,9 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
     assert cmd.name is not None
     member = table.members.get(player)
     if member is not None:
+        if table.in_hand:  # shown when the hand ends (a name is free text: not mid-hand)
+            member.pending_name = None if cmd.name == member.name else cmd.name
+            return
         name = distinct_name(table, player, cmd.name)
         if member.name != name:
             member.name = name

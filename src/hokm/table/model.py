@@ -64,13 +64,20 @@ class Member:
     player: str
     name: str
     connections: int = 0  # open connections (sockets) of this player
+    # A new name given during a hand, shown when the hand ends: a name changed mid-hand
+    # would be free text to the partner, which the chat refuses then (RULES.md §8).
+    pending_name: str | None = None
 
     @property
     def is_connected(self) -> bool:
         return self.connections > 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "name": self.name}
+        """As stored (server-side: the pending name is nobody else's to see yet)."""
+        data = {"player": self.player, "name": self.name}
+        if self.pending_name is not None:
+            data["pending_name"] = self.pending_name
+        return data
 
 
 @dataclass(slots=True)

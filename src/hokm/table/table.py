@@ -514,7 +514,10 @@ class Table:
     @classmethod
     def _from_dict(cls, data: Mapping[str, Any], now: float, seed_source: SeedSource) -> Table:
         config = TableConfig.from_dict(data["config"])
-        members = [Member(m["player"], m["name"]) for m in data["members"]]
+        members = [
+            Member(m["player"], m["name"], pending_name=m.get("pending_name"))
+            for m in data["members"]
+        ]
         table = cls(
             data["id"],
             data["code"],
@@ -760,7 +763,19 @@ class Table:
             self._emit("owner_away", {"owner": owner.player, "handover_at": at})
 
     def _settle(self, now: float) -> None:
-        """Do every automatic step that is due and arm the deadline of the next decision."""
+        """Do every automatic step that is due and arm the deadline of the next decision;
+        outside a hand, show the names given during it."""
+        self._settle_steps(now)
+        if not self.in_hand:
+            for member in self.members.values():
+                if member.pending_name is not None:
+                    name = handlers.distinct_name(self, member.player, member.pending_name)
+                    member.pending_name = None
+                    if name != member.name:
+                        member.name = name
+                        self._emit("member_renamed", {"player": member.player, "name": name})
+
+    def _settle_steps(self, now: float) -> None:
         self._check_owner_away(now)
         for _ in range(16):
             game = self.game

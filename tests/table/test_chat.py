@@ -240,7 +240,11 @@ def test_a_name_changed_during_a_hand_is_shown_when_it_ends(clock: Clock) -> Non
     assert table.in_hand
     for who in ("ann", "bob"):
         out = ok(table.handle(who, {"type": "join", "name": "AS KH QD"}, clock.now))
-        assert not any(e.kind == "member_renamed" for e in out.events)
+        assert [e.kind for e in out.events] == ["rename_held"]  # told to them alone:
+        assert [table.render(e, who) is not None for e in out.events] == [True]
+        for other in ("ann", "bob", None):
+            if other != who:
+                assert table.render(out.events[0], other) is None
     names = {m["name"] for m in table.snapshot_for("bob")["table"]["members"]}
     assert names == {"Ann", "Bob"}
     stored = Table.from_dict(table.to_dict(), now=clock.now)

@@ -112,3 +112,53 @@ def test_after_a_restart_people_get_a_grace_but_bots_do_not_wait(clock: Clock) -
     assert bot_at < clock.now
     # Bob has not come back since the restart: his grace period runs from the resume.
     assert restored.deadlines["grace_warn:bob"].at == clock.now + 60
+
+
+def _restored_on_bobs_turn(clock: Clock) -> tuple[Table, float]:
+    """Restored after a restart while Bob (seat 1) is to decide; Ann is back first."""
+    table = _mid_hand(clock)
+    for _ in range(80):
+        if my_turn(table, "bob"):
+            break
+        if my_turn(table, "ann"):
+            play_any(table, clock, "ann", random.Random(2))
+        table.advance(clock.advance(0.5))
+    assert my_turn(table, "bob")
+    left = table.deadlines["turn"].at - clock.now
+    restored = _restore(table, clock.advance(600))
+    out = restored.connect("ann", clock.now)
+    turn = next(e.data for e in out.events if e.kind == "turn")
+    assert turn["seat"] == 1 and turn["auto"] is False  # not a bot's at once
+    return restored, left
+
+
+def test_after_a_restart_a_person_not_yet_back_keeps_their_decision_a_while(
+    clock: Clock,
+) -> None:
+    """Whoever reconnects first must not set bots moving for the others (the server
+    stopped, not they): Bob's decision waits for him ``restore_grace`` seconds from the
+    resume, then a bot makes it as for anyone away."""
+    restored, _ = _restored_on_bobs_turn(clock)
+    version = restored.game_version
+    for _ in range(4):
+        restored.tick(clock.advance(1))
+        assert restored.pending_bot_turns(clock.now) == [] and restored.game_version == version
+    restored.tick(clock.advance(1.5))  # 5.5 s after the resume: no longer waited for
+    turns = restored.pending_bot_turns(clock.now + 1)
+    assert [t.seat for t in turns] == [1]
+    assert "bob" not in restored.returning
+
+
+def test_after_a_restart_a_person_back_in_time_decides_on_their_own_clock(
+    clock: Clock,
+) -> None:
+    restored, left = _restored_on_bobs_turn(clock)
+    restored.tick(clock.advance(3))
+    out = restored.connect("bob", clock.now)
+    assert restored.returning == set() and "return:bob" not in restored.deadlines
+    assert restored.deadlines["turn"].seat == 1
+    assert restored.deadlines["turn"].at >= clock.now + min(left, 2)  # the time he had
+    due = restored.deadlines["turn"].at
+    restored.tick(clock.advance(due - clock.now - 0.1))  # past the return window, not his clock
+    assert restored.pending_bot_turns(clock.now) == [] and my_turn(restored, "bob")
+    assert [e.kind for e in out.events].count("presence") == 1

@@ -734,6 +734,7 @@ def replay(
     table.deadlines = {k: Deadline.from_dict(v) for k, v in raw["deadlines"].items()}
     clock = raw.get("turn_clock")
     table.turn_clock = None if clock is None else (int(clock[0]), float(clock[1]))
+    table.returning = set(raw.get("returning", []))
     for player, count in data.get("connections", {}).items():
         if player in table.members:
             table.members[player].connections = int(count)

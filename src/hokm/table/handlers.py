@@ -102,7 +102,11 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
     member = table.members.get(player)
     if member is not None:
         if table.in_hand:  # shown when the hand ends (a name is free text: not mid-hand)
-            member.pending_name = None if cmd.name == member.name else cmd.name
+            pending = None if cmd.name == member.name else cmd.name
+            if pending != member.pending_name:
+                member.pending_name = pending
+                data = {"player": player, "name": pending}
+                table._emit("rename_held", data, audience=player)  # theirs alone to see
             return
         name = distinct_name(table, player, cmd.name)
         if member.name != name:

@@ -123,6 +123,7 @@ class Deadline:
     * ``deal``: the next deal is due (after the ace draw or a hand's end).
     * ``grace_warn`` / ``grace_cancel``: a disconnected player's grace period steps.
     * ``owner_away``: outside a game, the absent owner hands the room to someone present.
+    * ``return``: a seated person not back after a restart stops being waited for.
     """
 
     kind: str

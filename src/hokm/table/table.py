@@ -138,6 +138,10 @@ class Table:
         # comes back to it (or a teammate who takes over a bam decision) gets the time that was
         # left, not a fresh clock. Stored, so a replayed log times out exactly as it did.
         self.turn_clock: tuple[int, float] | None = None
+        # Seated people not yet back after a restart (the server's stop, not theirs): their
+        # decisions wait for them, on their own clock, until a ``return`` deadline
+        # (``restore_grace`` after the table resumes); then a bot stands in as for anyone away.
+        self.returning: set[str] = set()
         self._out: Outcome = Outcome()
         self._seats_shared: tuple[str | None, ...] = ()
         self.created_at = now
@@ -254,6 +258,8 @@ class Table:
             )
         member.connections += 1
         if member.connections == 1:
+            self.returning.discard(player)
+            self.deadlines.pop(f"return:{player}", None)
             self._emit("presence", {"player": player, "connected": True})
             warned = self.deadlines.pop(f"grace_cancel:{player}", None)
             self.deadlines.pop(f"grace_warn:{player}", None)
@@ -487,6 +493,7 @@ class Table:
             "game_version": self.game_version,
             "forced_version": self.forced_version,
             "turn_clock": None if self.turn_clock is None else list(self.turn_clock),
+            "returning": sorted(self.returning),
             "deadlines": {k: d.to_dict() for k, d in self.deadlines.items()},
             "left_this_game": [[p, s] for p, s in self.left_this_game],
             "hinted": list(self.hinted),
@@ -566,6 +573,14 @@ class Table:
             table.turn_clock = (int(clock[0]), max(float(clock[1]) + shift, now + grace))
         if table._status == "playing":
             table.paused_at = now  # resumes when a human connects
+            # Nobody is connected yet: each seated person's decisions wait for them a while
+            # (from the resume) instead of going to a bot at the first other reconnect.
+            table.returning = {p for p in table._seat_players() if p is not None}
+            for seat, slot in enumerate(table.seats):
+                if slot.kind == "human" and slot.player is not None:
+                    table.deadlines[f"return:{slot.player}"] = Deadline(
+                        "return", now + grace, seat, slot.player
+                    )
         return table
 
     # ------------------------------------------------------------------ internals: events
@@ -828,11 +843,12 @@ class Table:
         return kind, seats[0], True
 
     def _is_present_human(self, seat: int) -> bool:
+        """A person decides for this seat: connected, or not yet back after a restart."""
         slot = self.seats[seat]
         if slot.kind != "human" or slot.away or slot.player is None:
             return False
         member = self.members.get(slot.player)
-        return member is not None and member.is_connected
+        return member is not None and (member.is_connected or slot.player in self.returning)
 
     def _arm_decision(self, now: float) -> None:
         actor = self._actor()
@@ -903,6 +919,8 @@ class Table:
             )
         elif deadline.kind == "owner_away":
             self._pass_ownership(exclude=deadline.player)
+        elif deadline.kind == "return":  # not back after the restart: a bot stands in now
+            self.returning.discard(deadline.player or "")
         elif deadline.kind == "grace_cancel":
             self._end_game("cancelled", now, abandoned=deadline.player)
             self._set_status("lobby")

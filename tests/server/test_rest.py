@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from hokm.engine import Deal, Seat, seed_commitment
@@ -252,3 +253,40 @@ async def test_refused_requests_leave_nothing_behind(tmp_path: Path) -> None:
         assert answer.status_code == 400 and answer.json()["code"] == "bad_json"
     with sqlite3.connect(db) as con:
         assert con.execute("select code from hokm_rooms").fetchall() == [(made,)]
+
+
+async def test_health_says_when_writes_fail_and_the_log_says_it_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A full disk or a read-only file: reads work, writes fail. /api/health says
+    ``database: false`` (503 with ``?ready=1``) while they fail, the failure is logged once
+    with its traceback (not once per write), and its end once, with the count."""
+    import sqlalchemy as sa
+
+    from hokm.storage import PlayerRow, StorageError
+
+    app = create_app(settings(tmp_path / "hokm.db"))
+    readonly = [False]
+    async with (
+        running_server(settings(tmp_path / "hokm.db"), app) as url,
+        httpx.AsyncClient(base_url=url) as http,
+    ):
+        storage = app.state.hokm.storage
+
+        def begin(conn: sa.Connection) -> None:  # SQLite's own refusal of every write
+            conn.exec_driver_sql(f"PRAGMA query_only={int(readonly[0])}")
+
+        sa.event.listen(storage._sync_engine, "begin", begin)
+        readonly[0] = True
+        for n in range(3):
+            with pytest.raises(StorageError, match="readonly"):
+                await storage.save_player(PlayerRow(f"g_{n}", "Ali"))
+        not_ready = await http.get("/api/health?ready=1")
+        assert not_ready.status_code == 503 and not_ready.json()["database"] is False
+        failed = [r for r in caplog.records if "storage write failed" in r.getMessage()]
+        assert len(failed) == 1 and failed[0].exc_info is not None
+        readonly[0] = False
+        assert (await http.get("/api/health?ready=1")).status_code == 200
+        await storage.save_player(PlayerRow("g_9", "Ali"))
+    back = [r.getMessage() for r in caplog.records if "writes work again" in r.getMessage()]
+    assert len(back) == 1 and "(4 failed meanwhile" in back[0]  # 3 saves and a probe

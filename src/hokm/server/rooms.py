@@ -239,6 +239,7 @@ class RoomActor:
         self.stopped = False
         self.abandoned = False  # dropped by a node that lost its claim on the room
         self.broken = False  # storage failed and the table could not be reloaded yet
+        self.failing_logged = False  # this room said storage writes fail (once an outage)
         # A table loaded from storage is restored (nobody connected, a game paused, deadlines
         # moved on): its inputs from then on apply to it, so it must be the snapshot they are
         # replayed from. Stored before the first input (a room only looked at writes nothing).
@@ -344,8 +345,22 @@ class RoomActor:
             try:
                 await self._process(item)
             except Exception:
-                log.exception("room %s: input failed; reloading the table from storage", self.code)
+                failing = self.manager.storage.writes_failing
+                if failing is None:
+                    log.exception(
+                        "room %s: input failed; reloading the table from storage", self.code
+                    )
+                elif not self.failing_logged:  # storage said it (once): once a room too
+                    self.failing_logged = True
+                    log.error(
+                        "room %s: inputs refused while storage writes fail (%s); its players "
+                        "are sent to reconnect until writes work",
+                        self.code,
+                        failing,
+                    )
                 await self._recover(item)
+            else:
+                self.failing_logged = False
 
     async def _stop(self, item: _Stop) -> None:
         self.stopped = True

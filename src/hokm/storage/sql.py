@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from hokm.storage.base import (
@@ -176,6 +176,10 @@ class SqlStorage:
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed by the writer (for benchmarks)
         self._last_ping = True  # the last answer of ping(), to log its changes once
+        # Why writes fail (a full disk, a read-only file…), from the first failure to the next
+        # commit that works: logged once with its traceback, then counted, not logged again.
+        self.writes_failing: str | None = None
+        self._failed_writes = 0
 
     # ------------------------------------------------------------------ life cycle
 
@@ -238,12 +242,17 @@ class SqlStorage:
             async with self.engine.connect() as conn:
                 await conn.execute(sa.text("SELECT 1"))
 
+        async def probe() -> None:  # a real write: a full disk takes no UPDATE of nothing
+            await self._write(self._probe_write)
+
         up = True
         if self._writer is not None and self._writer.done():
             up, why = False, "the writer task has stopped"
         else:
             try:
                 await asyncio.wait_for(query(), timeout)
+                if self.writes_failing is not None:  # reads work; do writes again?
+                    await asyncio.wait_for(probe(), timeout)
             except Exception as exc:
                 up, why = False, f"{type(exc).__name__}: {exc}"[:300]
         if up != self._last_ping:
@@ -253,6 +262,11 @@ class SqlStorage:
                 log.warning("the database does not answer (%s): %s", self._safe_url(), why)
             self._last_ping = up
         return up
+
+    def _probe_write(self, conn: sa.Connection) -> None:
+        t = self.t.settings
+        conn.execute(t.delete().where(t.c.key == "health_probe"))
+        conn.execute(t.insert().values(key="health_probe", value=str(_now_ms())))
 
     def describe(self) -> str:
         """Where the data lives, for the operator's log (no password; a SQLite file by its
@@ -316,6 +330,13 @@ class SqlStorage:
             async with self.engine.begin() as conn:
                 results = await conn.run_sync(self._run_sync, batch)
         self.commits += 1
+        if self.writes_failing is not None:
+            log.warning(
+                "storage writes work again (%d failed meanwhile; %s)",
+                self._failed_writes,
+                self._safe_url(),
+            )
+            self.writes_failing, self._failed_writes = None, 0
         return results
 
     def _start_checkpoint(self) -> None:
@@ -357,7 +378,10 @@ class SqlStorage:
         except IntegrityError as exc:
             _fail(item, VersionConflictError(str(exc.orig)))
         except SQLAlchemyError as exc:
-            log.exception("storage write failed")
+            self._failed_writes += 1
+            if self.writes_failing is None:  # once an outage: then counted, said at its end
+                log.exception("storage write failed; later failures are counted until one works")
+                self.writes_failing = str(exc.orig if isinstance(exc, DBAPIError) else exc)[:300]
             _fail(item, StorageError(str(exc)))
         except Exception as exc:  # a bug in a write function
             log.exception("storage write failed")

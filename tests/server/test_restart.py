@@ -271,3 +271,43 @@ async def test_every_log_line_starts_with_its_utc_time(tmp_path: Path) -> None:
     assert lines and all(re.match(stamp, line) for line in lines), lines
     assert any("hokm.server.app: storage: SQLite file" in line for line in lines)
     assert any("uvicorn.access: 127.0.0.1:" in line and "/api/health" in line for line in lines)
+
+
+async def test_the_python_client_comes_back_by_itself_after_a_kill_and_a_clean_stop(
+    tmp_path: Path,
+) -> None:
+    """``HokmClient(reconnect=True)``: a bot or script built on the client keeps playing
+    through a ``kill -9`` and a clean stop of the server (restarted on the same port): it
+    connects again, rejoins where it left off and its game goes on to the end."""
+    server = ServerProcess(tmp_path / "hokm.db", "--bot-delay", "0", "--hand-pause", "0")
+    try:
+        url = await server.start()
+        port = int(url.rpartition(":")[2])
+        owner, code = await table_with_bots(url, rules={**SLOW, "target_points": 2})
+        player = HokmClient(url, token=owner.token, reconnect=True)
+        await player.connect()
+        await player.join(code)
+        await owner.close()
+        await player.command("start")
+        await _my_turn_after_acting(player, 2)
+        for stop in (server.kill, server.stop):
+            before = player.reconnects
+            stop()
+            await server.start(port)
+            await player.wait_for(lambda c, n=before: c.reconnects == n + 1, timeout=30)  # type: ignore[misc]
+            assert player.room == code and player.seat == 0
+            await _my_turn_after_acting(player, 2)  # acknowledged by the new process
+        await player.play_until(
+            lambda c: any(_kind(e) == "game_ended" for e in c.events), timeout=120
+        )
+        assert player.reconnects == 2
+        await player.close()
+        await asyncio.sleep(0.5)
+        assert player.reconnects == 2 and not player.reconnecting  # a close is not a drop
+    finally:
+        server.stop()
+
+
+def _kind(frame: dict[str, Any]) -> str | None:
+    event = frame.get("event")
+    return event.get("kind") if isinstance(event, dict) else None

@@ -3,7 +3,11 @@
 A :class:`HokmClient` keeps what the server told it: the latest table snapshot, the
 player's own game view (``view``, a :class:`~hokm.engine.SeatView` dict with ``legal``), the
 version, and every frame received (``frames``; tests check them for leaks).
-See ``docs/protocol.md``.
+With ``reconnect=True`` it comes back by itself when the server restarts, moves the room or
+the network drops (close codes 1001, 1006, 1011, 1012): it connects again with backoff, joins
+its room with the last version it saw (the server answers with the missed events or a
+snapshot), and an action in flight is sent again with its ``action_id`` (never applied
+twice). See ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ from websockets.asyncio.client import ClientConnection, connect
 __all__ = ["ClientError", "HokmClient", "ServerError"]
 
 Frame = dict[str, Any]
+
+# Close codes after which a client with ``reconnect=True`` comes back: the server going away
+# or restarting, a lost network (1006), a server error, a room moved to another process.
+RECONNECT_CODES = frozenset({1001, 1006, 1011, 1012, None})
 
 
 class ClientError(Exception):
@@ -50,6 +58,7 @@ class HokmClient:
         origin: str | None = None,
         timeout: float = 10.0,
         batch: bool = False,
+        reconnect: bool = False,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.ws_url = (
@@ -79,6 +88,11 @@ class HokmClient:
         self._action_ids = itertools.count(1)
         self._id_prefix = f"{time.monotonic_ns():x}"
         self.on_frame: Callable[[Frame], None] | None = None
+        self.reconnect = reconnect  # come back by itself after a server's stop or a drop
+        self.reconnects = 0  # how many times it has
+        self.reconnect_for = 120.0  # seconds of trying before it gives up
+        self._rejoining: asyncio.Task[None] | None = None
+        self._leaving = False  # close() was called: a close is not a drop
 
     # ------------------------------------------------------------------ REST
 
@@ -145,6 +159,11 @@ class HokmClient:
         return welcome
 
     async def close(self) -> None:
+        self._leaving = True
+        if self._rejoining is not None:
+            self._rejoining.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._rejoining
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
@@ -189,8 +208,51 @@ class HokmClient:
             for waiter in self._waiters.values():
                 if not waiter.done():
                     waiter.set_exception(ClientError(f"connection closed ({code} {reason})"))
+            if (
+                self.reconnect
+                and not self._leaving
+                and code in RECONNECT_CODES
+                and (self._rejoining is None or self._rejoining.done())
+            ):
+                self._rejoining = asyncio.get_running_loop().create_task(self._come_back())
             async with self._changed:
                 self._changed.notify_all()
+
+    async def _come_back(self) -> None:
+        """Connect again with backoff and rejoin the room where this client left off."""
+        give_up = time.monotonic() + self.reconnect_for
+        pause = 0.25
+        try:
+            while True:
+                await asyncio.sleep(pause)
+                try:
+                    await self.connect()
+                    if self.room is not None:
+                        await self.join(self.room, last_version=self.version)
+                except ClientError:
+                    if self._ws is not None:
+                        with contextlib.suppress(Exception):
+                            await self._ws.close()
+                    if time.monotonic() > give_up:
+                        return
+                    pause = min(pause * 2, 5.0)
+                    continue
+                self.reconnects += 1
+                return
+        finally:
+            async with self._changed:  # back, or given up: waiters look again
+                self._changed.notify_all()
+
+    @property
+    def reconnecting(self) -> bool:
+        """Whether it is coming back after a drop (``reconnect=True``)."""
+        return self._rejoining is not None and not self._rejoining.done()
+
+    async def _back(self) -> None:
+        """Wait until a reconnection under way is over (it may have given up)."""
+        if self._rejoining is not None and asyncio.current_task() is not self._rejoining:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._rejoining), self.reconnect_for)
 
     async def _absorb(self, frame: Frame) -> None:
         kind = frame.get("type")
@@ -244,7 +306,10 @@ class HokmClient:
         """Send one frame as is (tests use it for malformed input)."""
         if self._ws is None:
             raise ClientError("not connected")
-        await self._ws.send(json.dumps(frame, ensure_ascii=False))
+        try:
+            await self._ws.send(json.dumps(frame, ensure_ascii=False))
+        except websockets.exceptions.ConnectionClosed as exc:
+            raise ClientError(f"connection closed ({exc})") from exc
 
     async def send_raw(self, data: str | bytes) -> None:
         if self._ws is None:
@@ -304,6 +369,11 @@ class HokmClient:
             except ServerError as exc:
                 if exc.code != "rate_limited":
                     raise
+            except ClientError:
+                if not self.reconnect or self._leaving:
+                    raise
+                await self._back()  # dropped with the action in flight: same id again
+                continue
             await asyncio.sleep(pause)
         return await self.request(dict(frame))
 
@@ -324,7 +394,8 @@ class HokmClient:
         async def waiting() -> None:
             async with self._changed:
                 while not predicate(self):
-                    if self.closed is not None and self.closed.done():
+                    closed = self.closed is not None and self.closed.done()
+                    if closed and not self.reconnecting:
                         raise ClientError("connection closed while waiting")
                     await self._changed.wait()
 

@@ -303,3 +303,37 @@ async def test_the_sweeper_catches_up_after_a_listener_failed_and_backs_off(
     finally:
         await rooms.shutdown()
         await storage.close()
+
+
+async def test_refused_commands_are_not_stored(tmp_path: Path) -> None:
+    """A refused command changes nothing, so nothing of it is written: sockets sending
+    commands that are always refused, each with a fresh ``action_id``, used to add a stored
+    log row each and fill the snapshot with refusals (a database filled at thousands of rows
+    a second). Sent again, a refusal is still answered as before ("repeated")."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    config = dataclasses.replace(settings(tmp_path / "h.db"), bot_workers=0)
+    rooms = RoomManager(storage, config)
+    await rooms.start()
+    try:
+        ann = Identity("g_ann", "Ann")
+        actor = await rooms.create(ann, RuleSet())
+        conn = FakeConnection(ann.id)
+        await actor.attach(conn, "Ann", None)
+        await actor.command(conn, ann.id, {"type": "sit", "seat": 0, "action_id": "ok-1"})
+        stored = len(await storage.events_after(actor.code, 0))
+        for n in range(200):
+            bad = {"type": "sit", "seat": 9, "action_id": f"flood-{n}"}
+            reply = await actor.command(conn, ann.id, bad)
+            assert reply["type"] == "error"
+        again = await actor.command(
+            conn, ann.id, {"type": "sit", "seat": 9, "action_id": "flood-7"}
+        )
+        assert again["type"] == "error" and again.get("repeated") is True
+        assert len(await storage.events_after(actor.code, 0)) == stored
+        assert "flood" not in str(actor.table.to_dict()["replies"])
+        moved = await actor.command(conn, ann.id, {"type": "sit", "seat": 0, "action_id": "ok-1"})
+        assert moved.get("repeated") is True  # a command that changed the table: kept
+    finally:
+        await rooms.shutdown()
+        await storage.close()

@@ -558,3 +558,38 @@ async def test_leaving_on_one_socket_takes_the_players_others_out_of_the_room(
         members = {m["player"]: m for m in snap["table"]["members"]}
         assert members[sara]["connected"] is True
     await owner.close()
+
+
+async def test_one_address_may_not_open_thousands_of_sockets(tmp_path: Path) -> None:
+    """Open sockets per client address are capped (``sockets_per_address``; loopback is
+    exempt, so the address comes through the proxy header here): the next one is told why
+    (``bye`` 4008) and closed; another address is not affected, and a closed socket frees
+    its place."""
+    ws_url = ""
+
+    def opened(address: str) -> Any:
+        return websockets.connect(ws_url, additional_headers={"X-Forwarded-For": address})
+
+    async with running_server(settings(tmp_path / "h.db", sockets_per_address=3)) as url:
+        ws_url = url.replace("http", "ws") + "/ws"
+        held = [await opened("10.9.9.9") for _ in range(3)]
+        for ws in held:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "name": "Ali"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+        async with opened("10.9.9.9") as refused:
+            bye = json.loads(await refused.recv())
+            assert bye["type"] == "bye" and bye["code"] == 4008
+            assert "too many connections" in bye["reason"]["en"] and bye["reason"]["fa"]
+            with pytest.raises(websockets.ConnectionClosed):
+                await refused.recv()
+            assert refused.close_code == 4008
+        async with opened("10.9.9.10") as other:
+            await other.send(json.dumps({"type": "hello", "protocol": 1}))
+            assert json.loads(await other.recv())["type"] == "welcome"
+        await held.pop().close()
+        await asyncio.sleep(0.2)
+        async with opened("10.9.9.9") as again:
+            await again.send(json.dumps({"type": "hello", "protocol": 1}))
+            assert json.loads(await again.recv())["type"] == "welcome"
+        for ws in held:
+            await ws.close()

@@ -37,6 +37,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "replaced": ("you opened this room in another window", "این اتاق را در پنجره‌ی دیگری باز کردید"),
     "flooding": ("too many messages; the connection is closed", "پیام‌های بیش از حد؛ اتصال بسته شد"),
+    "too_many_sockets": (
+        "too many connections from this address; close some and try again",
+        "اتصال‌های بیش از حد از این نشانی؛ چندتا را ببندید و دوباره امتحان کنید",
+    ),
 }
 
 

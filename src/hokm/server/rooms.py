@@ -451,12 +451,11 @@ class RoomActor:
         if isinstance(item, _Command):
             step.outcome = table.handle(item.player, item.data, now)
             hint = item.data.get("type") == "hint"
-            logged = "action_id" in item.data and not hint
             if hint and step.outcome.changed:
                 # The first hint of a game: logged as that fact, so that a replay marks the
                 # player without asking the bot again (later hints change nothing).
                 step.entries.append({"op": "hinted", "p": item.player, "t": now})
-            elif step.outcome.changed or logged:
+            elif step.outcome.changed:  # (a refusal changed nothing: not stored)
                 op, data = "cmd", item.data
                 said = [e.data["text"] for e in step.outcome.events if e.kind == "chat"]
                 if said and data.get("text") is not None:

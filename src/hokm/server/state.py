@@ -47,6 +47,11 @@ class Settings:
     creations_per_second: float = 0.5
     creations_burst: float = 30.0
     flood_close_seconds: float = 5.0  # a connection flooding this long is closed
+    # Open WebSockets per client address in this process (loopback is exempt): enough for a
+    # school or a mobile carrier's shared address, not for one script opening thousands.
+    sockets_per_address: int = field(
+        default_factory=lambda: int(os.environ.get("HOKM_SOCKETS_PER_ADDRESS") or 200)
+    )
     hello_timeout: float = 10.0
     bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
     # Levels whose decision costs less than handing it to a worker (tens of microseconds
@@ -81,6 +86,7 @@ class ServerState:
     # What plugins add to the core, by name (``accounts``): told to pages by /api/session.
     features: set[str] = field(default_factory=set)
     origin_logged: float = -60.0  # when a refused WebSocket origin was last logged (monotonic)
+    sockets: dict[str, int] = field(default_factory=dict)  # open WebSockets per address
 
     def __post_init__(self) -> None:
         self.creations = AddressLimits(

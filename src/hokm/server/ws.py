@@ -24,7 +24,7 @@ from hokm.server import jsonio
 from hokm.server.auth import BadName, Identity, clean_name
 from hokm.server.cluster import MOVED, ClusterError
 from hokm.server.errors import MESSAGES, error_frame
-from hokm.server.limits import TokenBucket
+from hokm.server.limits import LOOPBACK, TokenBucket
 from hokm.server.rest import PROTOCOL_VERSION
 from hokm.server.rooms import Room
 from hokm.server.state import ServerState, Settings
@@ -497,6 +497,18 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=1008)  # before accept: the upgrade is refused (HTTP 403)
         return
     await websocket.accept()
+    address = websocket.client.host if websocket.client is not None else "?"
+    if address not in LOOPBACK and state.sockets.get(address, 0) >= (
+        state.settings.sockets_per_address
+    ):
+        en, fa = MESSAGES["too_many_sockets"]
+        with contextlib.suppress(Exception):
+            await websocket.send_text(
+                _dumps({"type": "bye", "code": 4008, "reason": {"en": en, "fa": fa}})
+            )
+            await websocket.close(code=4008, reason="too_many_sockets")
+        return
+    state.sockets[address] = state.sockets.get(address, 0) + 1
     session = _Session(websocket, state)
     try:
         identity = await session.hello()
@@ -509,3 +521,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         if websocket.application_state is WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await websocket.close(code=1011)
+    finally:
+        left = state.sockets.get(address, 1) - 1
+        if left > 0:
+            state.sockets[address] = left
+        else:
+            state.sockets.pop(address, None)

@@ -644,6 +644,9 @@ def _sqlite_pragmas(engine: sa.Engine, *, autocheckpoint: bool = True) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=10000")
+        # After a checkpoint the WAL file is cut back to this size (64 MiB): a burst of writes
+        # would otherwise leave it as large as it ever grew.
+        cursor.execute("PRAGMA journal_size_limit=67108864")
         if not autocheckpoint:  # the storage checkpoints in a background thread instead
             cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()

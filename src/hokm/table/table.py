@@ -127,6 +127,7 @@ class Table:
         self.chat: deque[dict[str, Any]] = deque(maxlen=self.config.chat_size)
         self.log: deque[TableEvent] = deque(maxlen=self.config.log_size)
         self.replies: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+        self.refusals: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()  # not stored
         self.reply_extra: dict[str, Any] = {}  # set by a handler: more fields for its reply
         self.flood = FloodLimiter()
         # True while a stored log is applied again: what was delivered then is delivered again
@@ -221,8 +222,10 @@ class Table:
         action_id = data.get("action_id") if isinstance(data, Mapping) else None
         kind = data.get("type") if isinstance(data, Mapping) else None
         key = (player, action_id) if isinstance(action_id, str) else None
-        if key is not None and key in self.replies:
-            return Outcome(reply={**self.replies[key], "repeated": True})
+        if key is not None and (key in self.replies or key in self.refusals):
+            return Outcome(
+                reply={**(self.replies.get(key) or self.refusals[key]), "repeated": True}
+            )
         try:
             command = parse_command(data)
             reply = self._dispatch(player, command, now)
@@ -239,10 +242,16 @@ class Table:
             self._settle(now)
         out = self._out
         out.reply = reply
-        if key is not None and kind != "hint":  # a hint's answer is not kept: asked anew
-            self.replies[key] = reply
-            while len(self.replies) > self.config.replies_kept:
-                self.replies.popitem(last=False)
+        # The answer is kept by action id: sent again, a command is not applied twice, and a
+        # refused one is not applied later (a "start" resent once the seats are full). The
+        # answers of commands that changed the table are stored with it; refusals changed
+        # nothing and are kept in memory only (stored, anyone could fill the database and
+        # the snapshot with them). A hint's answer is not kept: asked anew.
+        if key is not None and kind != "hint":
+            kept = self.replies if out.changed else self.refusals
+            kept[key] = reply
+            while len(kept) > self.config.replies_kept:
+                kept.popitem(last=False)
         self._out = Outcome()
         return out
 

@@ -85,10 +85,19 @@ async def test_bad_names_and_bodies_are_refused(server: str) -> None:
             ({"name": ""}, "بنویسید"),
             ({"name": 5}, "متن"),
             ({}, "متن"),
+            ({"name": "\u0405ara"}, "هم‌شکل"),  # a Cyrillic Ѕ to pass for "Sara"
+            ({"name": "S\u0430ra"}, "هم‌شکل"),  # a Cyrillic а
+            ({"name": "Sara\u034f"}, "خالی"),  # an invisible mark after it
+            ({"name": "\u3164"}, "خالی"),  # shown as a blank
+            ({"name": "\u2800"}, "خالی"),
+            ({"name": "example.c\u200com"}, "پیوند"),
         ):
             answer = await http.post("/api/guest", json=body)
             assert answer.status_code == 400 and answer.json()["code"] == "bad_name"
             assert why in answer.json()["message_fa"], body
+        for fine in ("Sara سارا", "Ali 😀", "😀", "José", "مریم\u200cالسادات"):
+            answer = await http.post("/api/guest", json={"name": fine})
+            assert answer.status_code == 200 and answer.json()["player"]["name"] == fine
         answer = await http.post("/api/guest", content=b"{nope")
         assert answer.status_code == 400 and answer.json()["code"] == "bad_json"
 

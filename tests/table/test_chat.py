@@ -31,6 +31,30 @@ from .conftest import Clock, err, make_table, my_turn, ok, one_human_table, play
         "example[.]com",
         "ｅｘａｍｐｌｅ．ｃｏｍ",
         "пример.com",
+        # found by an adversarial review (2026-12-01):
+        "example.c\u200com",  # a zero-width non-joiner inside the ending
+        "example.c\u034fom",  # an invisible mark
+        "example.c\ufe00om",  # a variation selector
+        "t . me/mychan",
+        "t\u200c.me/mychan",
+        "bit . ly/abc",
+        "mysite.shop",
+        "x.ai",
+        "x.live",
+        "x.top",
+        "x.club",
+        "x.store",
+        "example٫com",  # dots of other scripts
+        "example•com",
+        "example۔com",
+        "example‧com",
+        "example∙com",
+        "example.\u0441om",  # a Cyrillic с in the ending
+        "تل گرام",
+        "تل\u200cگرام",
+        "اینس تا",
+        "واتس اپ",
+        "سایت.آی.آر",
     ],
 )
 def test_links_are_found_however_disguised(text: str) -> None:
@@ -55,6 +79,8 @@ def test_links_are_found_however_disguised(text: str) -> None:
         "zero nine one two one two three four five six seven",
         "صفر نه یک دو یک دو سه چهار پنج شش هفت",
         "0912 three four five 6789",
+        "09 twelve 345 sixty seven 89",  # numbers of two digits said as words
+        "۰۹ دوازده ۳۴۵ شصت و هفت ۸۹",
     ],
 )
 def test_phone_numbers_are_found_in_every_digit_script(text: str) -> None:
@@ -73,6 +99,13 @@ def test_phone_numbers_are_found_in_every_digit_script(text: str) -> None:
         "one more game, two more hands",
         "یک دست دیگر؟ دو تا کُت!",
         "done. me next",
+        "you. me too",
+        "I was at home. come",
+        "see you at 7. gg",
+        "we were at game. one more?",
+        "سی و دو امتیاز و هفت دست",
+        "این ستاره‌ی بازی است",
+        "pain stays",
     ],
 )
 def test_ordinary_text_passes(text: str) -> None:
@@ -267,3 +300,16 @@ def test_a_name_changed_during_a_hand_is_shown_when_it_ends(clock: Clock) -> Non
     assert not table.in_hand
     assert renamed == [{"player": "ann", "name": "AS KH QD"}]  # bob's was taken back
     assert table.members["ann"].name == "AS KH QD" and table.members["bob"].name == "Bob"
+
+
+def test_look_alike_names_get_a_number_at_one_table(clock: Clock) -> None:
+    """Two members shown alike cannot be told apart: a name that looks like another's (other
+    case, look-alike letters of another script, an invisible mark) gets a number."""
+    from hokm.table.handlers import distinct_name
+
+    table = make_table(clock)  # Ann
+    ok(table.handle("bob", {"type": "join", "name": "Sara"}, clock.now))
+    assert distinct_name(table, "cy", "\u0405\u0430r\u0430") == "\u0405\u0430r\u0430 2"
+    assert distinct_name(table, "cy", "SARA") == "SARA 2"
+    assert distinct_name(table, "cy", "\uff33ara") == "\uff33ara 2"  # fullwidth S
+    assert distinct_name(table, "cy", "Sarah") == "Sarah"

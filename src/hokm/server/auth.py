@@ -112,6 +112,18 @@ class BadName(ValueError):
         self.fa = fa
 
 
+# Characters that show as nothing or a blank yet count as letters or symbols (Hangul fillers,
+# the blank Braille pattern, the combining grapheme joiner, Mongolian and Khmer blanks).
+_BLANK = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f\u180e\u17b4\u17b5")
+
+
+def _script(ch: str) -> str | None:
+    """The script of a letter (its Unicode name's first word: LATIN, ARABIC, CYRILLIC…)."""
+    if not unicodedata.category(ch).startswith("L"):
+        return None
+    return unicodedata.name(ch, "?").split(" ")[0]
+
+
 def clean_name(raw: object) -> str:
     """A display name: trimmed, 1–24 characters, no control characters, links or phone numbers.
 
@@ -134,6 +146,20 @@ def clean_name(raw: object) -> str:
         )
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name if ch != "\u200c"):
         raise BadName("the name has control characters", "نام نویسهٔ کنترلی نمی‌پذیرد")
+    if any(ch in _BLANK for ch in name) or not any(
+        unicodedata.category(ch)[0] in "LNPS" for ch in name
+    ):
+        raise BadName(
+            "the name must be visible, not blank characters",
+            "نام باید دیده شود، نه نویسه‌های خالی",
+        )
+    if any(len({_script(ch) for ch in word} - {None}) > 1 for word in name.split()):
+        # "Ѕara" (a Cyrillic Ѕ) beside "Sara": a word of two scripts is a disguise; words of
+        # different scripts ("Sara سارا") are a name in two languages
+        raise BadName(
+            "each word of a name is written in one script (no look-alike letters)",
+            "هر کلمهٔ نام به یک خط نوشته می‌شود (بی حرف‌های هم‌شکل از خط دیگر)",
+        )
     rejection = check_text(name, free_text=True)
     if rejection is not None and rejection.code == "link":
         raise BadName("a name may not contain a link", "نام نباید پیوند (نشانی وب) داشته باشد")

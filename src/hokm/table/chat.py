@@ -39,6 +39,7 @@ __all__ = [
     "FloodLimiter",
     "check_text",
     "phrase_text",
+    "skeleton",
 ]
 
 MAX_CHAT_CHARS = 200
@@ -136,36 +137,80 @@ def phrase_text(phrase_id: str) -> tuple[str, str] | None:
 # ---------------------------------------------------------------------------------- detection
 
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), " ")
+# Characters drawn like a dot ("example٫com", "example•com").
+_DOTS = dict.fromkeys(map(ord, "\u066b\u06d4\u2022\u2027\u2219\u22c5\u00b7\u30fb\uff65\u0701"), ".")
+# Letters of other scripts drawn like Latin ones ("example.сom" with a Cyrillic с), and the
+# Arabic forms of Persian letters: compared as what they look like.
+_LOOKALIKE = str.maketrans(
+    "аеорсухіјѕԁӏԛԝүһвкмнтαβεηικνορτυχωيك",
+    "aeopcyxijsdlqwyhbkmhtabenikvoptuxwیک",
+)
+
+
+def skeleton(text: str) -> str:
+    """``text`` as it looks, for comparing and for finding what it disguises: compatibility
+    forms folded (fullwidth letters, ligatures), lower case, Latin digits, look-alike
+    letters of other scripts as the Latin ones they look like, marks and invisible
+    characters dropped (zero-width joiners as nothing).
+
+    >>> skeleton("Ѕаrа\u034f") == skeleton("sara")
+    True
+    >>> skeleton("ｅｘａｍｐｌｅ．ｃ\u200cｏｍ")
+    'example.com'
+    """
+    text = latin_digits(unicodedata.normalize("NFKC", text)).casefold()
+    text = text.translate(_LOOKALIKE).translate(_DOTS)
+    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Mn", "Me", "Cf"))
 
 
 def _normalize(text: str) -> str:
     text = latin_digits(unicodedata.normalize("NFKC", text)).translate(_ZERO_WIDTH)
-    return text.casefold()
+    return text.casefold().translate(_DOTS)
 
 
 # Words people use to spell out the dot and the at sign.
 _DOT = r"(?:\.|。|·|[(\[{]\s*(?:dot|\.)\s*[)\]}]|\bdot\b|\bdat\b|نقطه|دات)"
-_AT = r"(?:@|\(\s*at\s*\)|\[\s*at\s*\]|\bat\b)"
-_TLDS_TIGHT = r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk)"
-_TLDS_LOOSE = r"(?:com|net|org|ir|io|info|xyz|کام|نت|آی\s*آر|ای\s*ار|ارگ)"
+_AT_SIGN = r"(?:@|\(\s*at\s*\)|\[\s*at\s*\])"
+_TLDS_TIGHT = (
+    r"(?:com|net|org|ir|io|me|co|info|biz|xyz|app|dev|site|online|link|ly|gg|tv|ru|de|uk"
+    r"|shop|store|ai|live|top|club|tk|pw|cc|ws|su|icu|website)"
+)
+_TLDS_LOOSE = r"(?:com|net|org|ir|io|info|xyz|shop|kam|کام|نت|آی\s*\.?\s*آر|ای\s*\.?\s*ار|ارگ)"
 _LINK_PATTERNS = [
     re.compile(r"[a-z][a-z0-9+.-]*://"),  # any scheme
     re.compile(r"\bwww\b|وب\s*سایت|دبلیو"),
-    re.compile(r"\b(?:t\.me|wa\.me|telegram|instagram|insta|whatsapp)\b|تلگرام|اینستا|واتساپ"),
+    re.compile(
+        r"\b(?:t\.me|wa\.me|telegram|instagram|insta|whatsapp)\b"
+        r"|تل\s*گرام|اینس\s*تا|اینستا|واتس\s*(?:اپ|آپ)|واتساپ"
+    ),
+    # The short-link and messenger hosts, spaced or spelled out ("t . me/x", "bit dot ly").
+    re.compile(r"\b(?:t|wa|bit|tinyurl|goo)\s*" + _DOT + r"\s*(?:me|ly|gl|com)\b"),
     re.compile(r"[\w-]\." + _TLDS_TIGHT + r"(?![a-z0-9])"),  # name.tld
     re.compile(r"[a-z0-9\u0600-\u06ff_-]+\s*" + _DOT + r"\s*" + _TLDS_LOOSE + r"(?![a-z])"),
     re.compile(r"(?:^|\s)@[a-z0-9_.]{3,}"),  # @handles
-    re.compile(r"[a-z0-9._-]+\s*" + _AT + r"\s*[a-z0-9-]+\s*" + _DOT),  # e-mail-like
+    re.compile(r"[a-z0-9._-]+\s*" + _AT_SIGN + r"\s*[a-z0-9-]+\s*" + _DOT),  # e-mail-like
+    # "me at mail dot com" (the word "at" needs a name and a domain ending after it, not
+    # "see you at 7. gg" nor "at home. come")
+    re.compile(
+        r"[a-z0-9._-]+\s+at\s+[a-z][a-z0-9-]*\s*" + _DOT + r"\s*" + _TLDS_TIGHT + r"(?![a-z0-9])"
+    ),
 ]
+# Spelled without spaces or joiners at all ("t e l e g r a m" is rare, "تل‌گرام" is not).
+_SQUEEZED = re.compile(r"telegram|instagram|whatsapp|تلگرام|اینستاگرام|واتساپ")
 # Digits with any separators between them; 7 or more digits is treated as a phone number.
 _DIGIT_RUN = re.compile(r"\+?\d(?:[\s.\-_/()\\,*|:]*\d)+")
 _PHONE_WORDS = re.compile(r"شماره|تماس|\bphone\b|\bcall\b|\bnumber\b|موبایل")
 
 
 def find_link(text: str) -> bool:
-    """True if ``text`` looks like it carries a link, site name, handle or e-mail address."""
-    norm = _normalize(text)
-    return any(p.search(norm) for p in _LINK_PATTERNS)
+    """True if ``text`` looks like it carries a link, site name, handle or e-mail address:
+    read as written (zero-width characters as spaces) and as it looks (:func:`skeleton`:
+    look-alike letters and dots, invisible characters dropped)."""
+    for norm in (_normalize(text), skeleton(text)):
+        if any(p.search(norm) for p in _LINK_PATTERNS):
+            return True
+    squeezed = "".join(ch for ch in skeleton(text) if ch.isalnum())
+    return bool(_SQUEEZED.search(squeezed))
 
 
 _NUMBER_WORDS = {
@@ -180,18 +225,85 @@ _NUMBER_WORDS = {
     **dict.fromkeys(["eight", "هشت"], "8"),
     **dict.fromkeys(["nine", "نه"], "9"),
 }
+# Numbers of two digits said as one word ("twelve", "sixty", "دوازده", "شصت").
+_TENS_WORDS = frozenset(
+    [
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "ده",
+        "یازده",
+        "دوازده",
+        "سیزده",
+        "چهارده",
+        "پانزده",
+        "پونزده",
+        "شانزده",
+        "شونزده",
+        "هفده",
+        "هیفده",
+        "هجده",
+        "هیجده",
+        "نوزده",
+        "بیست",
+        "سی",
+        "چهل",
+        "پنجاه",
+        "شصت",
+        "هفتاد",
+        "هشتاد",
+        "نود",
+    ]
+)
+_HUNDREDS_WORDS = frozenset(
+    [
+        "hundred",
+        "صد",
+        "یکصد",
+        "دویست",
+        "سیصد",
+        "چهارصد",
+        "پانصد",
+        "ششصد",
+        "شیشصد",
+        "هفتصد",
+        "هشتصد",
+        "نهصد",
+    ]
+)
+_AND_WORDS = frozenset({"and", "و"})  # "sixty and seven", «شصت و هفت»: the run goes on
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 
 
 def _spelled_digits(norm: str) -> int:
-    """The longest run of digits and spelled-out digit words (``zero nine one two ...``)."""
+    """The longest run of digits and spelled-out numbers (``zero nine one two ...``,
+    ``twelve``, «شصت و هفت»), counted in the digits they stand for."""
     best = run = 0
     for token in _WORD.findall(norm):
         if token.isdigit():
             run += len(token)
         elif token in _NUMBER_WORDS:
             run += 1
-        else:
+        elif token in _TENS_WORDS:
+            run += 2
+        elif token in _HUNDREDS_WORDS:
+            run += 3
+        elif token not in _AND_WORDS:
             run = 0
         best = max(best, run)
     return best
@@ -201,7 +313,7 @@ def find_phone(text: str) -> bool:
     """True if ``text`` carries a phone number (7+ digits, however written and spaced,
     also spelled out in English or Persian words)."""
     norm = _normalize(text)
-    if _spelled_digits(norm) >= 7:
+    if _spelled_digits(norm) >= 7 or _spelled_digits(skeleton(text)) >= 7:
         return True
     for run in _DIGIT_RUN.finditer(norm):
         digits = sum(ch.isdigit() for ch in run.group())

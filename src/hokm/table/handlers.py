@@ -31,7 +31,7 @@ from hokm.engine import (
     view_of,
 )
 from hokm.table.bots import make_table_bot
-from hokm.table.chat import PHRASES, ChatRejection, chat_text, rejection
+from hokm.table.chat import PHRASES, ChatRejection, chat_text, rejection, skeleton
 from hokm.table.commands import Command
 from hokm.table.errors import TableError
 from hokm.table.model import Member, SeatSlot
@@ -85,14 +85,14 @@ def distinct_name(table: Table, player: str, name: str) -> str:
     >>> distinct_name(table, "b", "علی"), distinct_name(table, "b", "Sara")
     ('علی ۲', 'Sara')
     """
-    taken = {m.name.casefold() for p, m in table.members.items() if p != player}
-    if name.casefold() not in taken:
+    taken = {skeleton(m.name) for p, m in table.members.items() if p != player}
+    if skeleton(name) not in taken:  # as it looks: "Ѕаrа" (Cyrillic) is "Sara" here
         return name
     persian = any("\u0600" <= ch <= "\u06ff" for ch in name)
     for n in range(2, 100):
         number = persian_digits(n) if persian else str(n)
         candidate = f"{name} {number}"
-        if candidate.casefold() not in taken:
+        if skeleton(candidate) not in taken:
             return candidate
     return name
 

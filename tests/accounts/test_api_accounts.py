@@ -166,7 +166,8 @@ async def test_wrong_password_and_unknown_user_get_the_same_answer(live: Live) -
 
 
 async def test_login_is_rate_limited_per_account(live: Live) -> None:
-    """Five failures lock the account, even with the right password; others are fine."""
+    """Five failures from one address lock the account there, even with the right password;
+    other accounts are fine."""
     await (await live.account("target")).aclose()
     await (await live.account("bystander")).aclose()
     async with live.http() as http:
@@ -191,6 +192,26 @@ async def test_login_is_rate_limited_per_account(live: Live) -> None:
             "/api/accounts/login", json={"username": "bystander", "password": "password-1"}
         )
         assert fine.status_code == 200
+
+
+async def test_wrong_passwords_from_elsewhere_do_not_lock_the_owner_out(live: Live) -> None:
+    """Usernames are public (leaderboard, profiles): five wrong passwords for "target" from
+    other addresses used to refuse its owner's right password for 15 minutes."""
+    await (await live.account("target2")).aclose()
+    async with live.http() as http:
+        for i in range(6):
+            r = await http.post(
+                "/api/accounts/login",
+                json={"username": "target2", "password": "bad-guess"},
+                headers={"X-Forwarded-For": f"203.0.113.{i}"},
+            )
+            assert r.status_code == 401
+        own = await http.post(
+            "/api/accounts/login",
+            json={"username": "target2", "password": "password-1"},
+            headers={"X-Forwarded-For": "198.51.100.7"},
+        )
+        assert own.status_code == 200
 
 
 async def test_login_is_rate_limited_per_address(live: Live) -> None:

@@ -65,16 +65,30 @@ async def test_argon2id_hash_and_verify_off_the_loop() -> None:
     assert not await passwords.verify("not a hash", "x")
 
 
-def test_rate_limit_per_account_across_addresses() -> None:
-    limiter = LoginLimiter(max_per_account=3, max_per_address=100, window_seconds=100)
+def test_rate_limit_per_account_from_one_address() -> None:
+    limiter = LoginLimiter(max_per_pair=3, max_per_account=100, window_seconds=100)
     for i in range(3):
-        limiter.check(account="sara", address=f"10.0.0.{i}", now=i)
-        limiter.failed(account="sara", address=f"10.0.0.{i}", now=i)
+        limiter.check(account="sara", address="10.0.0.1", now=i)
+        limiter.failed(account="sara", address="10.0.0.1", now=i)
     with pytest.raises(RateLimitedError) as info:
-        limiter.check(account="sara", address="10.0.0.9", now=10)
+        limiter.check(account="sara", address="10.0.0.1", now=10)
     assert info.value.retry_after == 90
-    limiter.check(account="other", address="10.0.0.9", now=10)  # other accounts are fine
-    limiter.check(account="sara", address="10.0.0.9", now=100)  # the window has passed
+    limiter.check(account="other", address="10.0.0.1", now=10)  # other accounts are fine
+    limiter.check(account="sara", address="10.0.0.1", now=100)  # the window has passed
+
+
+def test_nobody_locks_an_account_out_with_a_few_wrong_passwords() -> None:
+    """Five wrong passwords from other addresses used to lock the owner out too (usernames
+    are public on the leaderboard): now they lock only those addresses out; the account as a
+    whole after ``max_per_account`` failures from anywhere."""
+    limiter = LoginLimiter(max_per_pair=5, max_per_account=12, window_seconds=100)
+    for i in range(5):
+        limiter.failed(account="sara", address=f"10.0.0.{i}", now=i)
+    limiter.check(account="sara", address="192.168.1.7", now=6)  # her own: fine
+    for i in range(7):
+        limiter.failed(account="sara", address=f"10.0.1.{i}", now=10 + i)
+    with pytest.raises(RateLimitedError):  # 12 from anywhere: the account rests a while
+        limiter.check(account="sara", address="192.168.1.7", now=20)
 
 
 def test_rate_limit_per_address_across_accounts() -> None:
@@ -87,9 +101,9 @@ def test_rate_limit_per_address_across_accounts() -> None:
 
 
 def test_success_clears_the_account_failures() -> None:
-    limiter = LoginLimiter(max_per_account=2, max_per_address=100, window_seconds=100)
+    limiter = LoginLimiter(max_per_pair=2, max_per_address=100, window_seconds=100)
     limiter.failed(account="sara", address="a", now=0)
-    limiter.succeeded(account="sara")
+    limiter.succeeded(account="sara", address="a")
     limiter.failed(account="sara", address="a", now=1)
     limiter.check(account="sara", address="a", now=2)
 

@@ -236,12 +236,29 @@ class Passwords:
 
 @dataclass
 class LoginLimiter:
-    """Failed logins per account name and per address within a sliding window."""
+    """Failed logins within a sliding window, counted per account name *from one address*,
+    per account name from anywhere (a higher limit) and per address.
 
-    max_per_account: int = 5
+    Counting an account's failures from every address alike let anyone lock any account out
+    (five wrong passwords, and its owner's right one was refused for 15 minutes). Now five
+    from one address lock only that address out of that account; the account as a whole
+    stops answering after ``max_per_account`` failures from anywhere, which slows a guesser
+    with many addresses and takes as many addresses to lock its owner out.
+    """
+
+    max_per_pair: int = 5
+    max_per_account: int = 50
     max_per_address: int = 20
     window_seconds: float = 900.0
     _failures: dict[str, deque[float]] = field(default_factory=dict)
+
+    def keys(self, account: str, address: str) -> list[tuple[str, int]]:
+        """The counters a failure of ``account`` from ``address`` adds to, with their limits."""
+        return [
+            (f"p:{account}|{address}", self.max_per_pair),
+            (f"u:{account}", self.max_per_account),
+            (f"a:{address}", self.max_per_address),
+        ]
 
     def _recent(self, key: str, now: float) -> deque[float]:
         times = self._failures.get(key)
@@ -254,10 +271,9 @@ class LoginLimiter:
         return times
 
     def check(self, *, account: str, address: str, now: float) -> None:
-        """Raise :class:`RateLimitedError` if either key is over its limit; change nothing."""
+        """Raise :class:`RateLimitedError` if a counter is over its limit; change nothing."""
         wait = 0.0
-        limits = ((f"u:{account}", self.max_per_account), (f"a:{address}", self.max_per_address))
-        for key, limit in limits:
+        for key, limit in self.keys(account, address):
             times = self._recent(key, now)
             if len(times) >= limit:
                 wait = max(wait, times[len(times) - limit] + self.window_seconds - now)
@@ -268,13 +284,14 @@ class LoginLimiter:
         if len(self._failures) > 50_000:  # forget keys whose window has passed
             for key in list(self._failures):
                 self._recent(key, now)
-        for key in (f"u:{account}", f"a:{address}"):
+        for key, _ in self.keys(account, address):
             self._recent(key, now)
             self._failures.setdefault(key, deque()).append(now)
 
-    def succeeded(self, *, account: str) -> None:
+    def succeeded(self, *, account: str, address: str) -> None:
         """A good login clears the account's failures (not the address's)."""
-        self._failures.pop(f"u:{account}", None)
+        for key, _ in self.keys(account, address)[:2]:
+            self._failures.pop(key, None)
 
 
 class FailedLogins(Protocol):
@@ -286,7 +303,7 @@ class FailedLogins(Protocol):
 
     async def failed(self, *, account: str, address: str, now: float) -> None: ...
 
-    async def succeeded(self, *, account: str) -> None: ...
+    async def succeeded(self, *, account: str, address: str) -> None: ...
 
 
 class LocalFailedLogins:
@@ -301,5 +318,5 @@ class LocalFailedLogins:
     async def failed(self, *, account: str, address: str, now: float) -> None:
         self.limiter.failed(account=account, address=address, now=now)
 
-    async def succeeded(self, *, account: str) -> None:
-        self.limiter.succeeded(account=account)
+    async def succeeded(self, *, account: str, address: str) -> None:
+        self.limiter.succeeded(account=account, address=address)

@@ -118,7 +118,7 @@ class AccountService:
         if not await self.passwords.verify(stored, password) or account is None:
             await failures.failed(account=key, address=address, now=self.clock())
             raise InvalidCredentialsError()
-        await failures.succeeded(account=key)
+        await failures.succeeded(account=key, address=address)
         if self.passwords.needs_rehash(account.password_hash):
             await self.store.set_password(account.player_id, await self.passwords.hash(password))
         return await self._new_session(account.player_id)

@@ -128,7 +128,9 @@ QuickHandler = Callable[[str, "Identity"], Awaitable[dict[str, Any]]]
 
 
 class RedisFailedLogins:
-    """Failed logins counted in Redis (``{prefix}login:u:<account>`` and ``…:a:<address>``,
+    """Failed logins counted in Redis (``{prefix}login:`` and the keys of
+    :meth:`~hokm.accounts.security.LoginLimiter.keys`: per account from one address, per
+    account, per address;
     sorted sets of their times): the sliding windows of ``limits()``, a
     :class:`~hokm.accounts.security.LoginLimiter`, kept once for every process, so running
     more processes does not allow more password guesses."""
@@ -138,12 +140,8 @@ class RedisFailedLogins:
         self.limits = limits
 
     def _keys(self, account: str, address: str) -> list[tuple[str, int]]:
-        limits = self.limits()
         prefix = f"{self.cluster.prefix}login:"
-        return [
-            (f"{prefix}u:{account}", limits.max_per_account),
-            (f"{prefix}a:{address}", limits.max_per_address),
-        ]
+        return [(prefix + key, limit) for key, limit in self.limits().keys(account, address)]
 
     async def check(self, *, account: str, address: str, now: float) -> None:
         window = self.limits().window_seconds
@@ -169,10 +167,10 @@ class RedisFailedLogins:
                 pipe.expire(key, int(window) + 1)
             await pipe.execute()
 
-    async def succeeded(self, *, account: str) -> None:
-        key = self._keys(account, "")[0][0]
+    async def succeeded(self, *, account: str, address: str) -> None:
         async with self.cluster._db().pipeline(transaction=False) as pipe:
-            pipe.delete(key)
+            for key, _ in self._keys(account, address)[:2]:  # the account's, not the address's
+                pipe.delete(key)
             await pipe.execute()
 
 

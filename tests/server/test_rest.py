@@ -145,6 +145,24 @@ async def test_rules_presets_phrases_health_and_openapi(server: str) -> None:
         assert spec["openapi"].startswith("3.") and "/api/rooms" in spec["paths"]
 
 
+async def test_openapi_describes_every_rest_endpoint(tmp_path: Path) -> None:
+    """Every /api route the server answers (the core's and the accounts plugin's) is in
+    /openapi.json with its methods: a new endpoint without a description fails here."""
+    app = create_app(settings(tmp_path / "hokm.db"))
+    async with (
+        running_server(settings(tmp_path / "hokm.db"), app) as url,
+        httpx.AsyncClient(base_url=url) as http,
+    ):
+        paths = (await http.get("/openapi.json")).json()["paths"]
+    for route in app.routes:
+        path = getattr(route, "path", "")
+        if not path.startswith("/api/"):
+            continue
+        assert path in paths, f"{path} is not in /openapi.json"
+        methods = {m.lower() for m in getattr(route, "methods", set())} - {"head"}
+        assert methods <= set(paths[path]), (path, methods, set(paths[path]))
+
+
 async def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> None:
     """/api/health asks the database: ``database: false`` when it does not answer (here the
     storage's engine pointed at a port where no database listens), a 503 then with

@@ -160,7 +160,55 @@ def openapi_document() -> dict[str, Any]:
             "/api/chat/phrases": {
                 "get": _op("Preset chat phrases and emoji allowed during a hand", obj)
             },
-            "/api/health": {"get": _op("Liveness and versions", obj)},
+            "/api/health": {
+                "get": _op(
+                    "Liveness and versions; database (and Redis) up; ?ready=1 answers 503 "
+                    "when either is down",
+                    obj,
+                    errors=(503,),
+                )
+            },
+            "/api/metrics": {
+                "get": _op(
+                    "Rooms, games in play, connections, move-to-broadcast latency and "
+                    "garbage-collector pauses (?since=Unix seconds)",
+                    obj,
+                    errors=(400,),
+                )
+            },
+            "/api/sim/deal": {
+                "post": _op(
+                    "Simulator: a random or seeded deal, each seat's cards in dealing order",
+                    obj,
+                    body=obj,
+                    errors=(400,),
+                )
+            },
+            "/api/sim/state": {
+                "post": _op(
+                    "Simulator: a hand replayed from its plays: legal cards, tricks with their "
+                    "winners and why, the result",
+                    obj,
+                    body=obj,
+                    errors=(400,),
+                )
+            },
+            "/api/sim/bot": {
+                "post": _op(
+                    "Simulator: the move a bot of a level would make for the seat to move",
+                    obj,
+                    body=obj,
+                    errors=(400, 429, 503),
+                )
+            },
+            "/api/advisor/trump": {
+                "post": _op(
+                    "The trump a strong hakem would name with these five cards, and why",
+                    obj,
+                    body=obj,
+                    errors=(400,),
+                )
+            },
         },
         "components": {
             "schemas": {

@@ -74,11 +74,27 @@ export function patch(container, ...children) {
 function refocus(container, gone) {
   const key = keyOf(gone);
   const again = key?.startsWith("#") ? container.querySelector(key) : null;
+  // A control that became another in the same place (a seat's «ربات» became «برداشتن ربات»)
+  // says so with the same data-focus-slot.
+  const slot = gone.dataset?.focusSlot;
+  const sibling = slot ? container.querySelector(`[data-focus-slot="${CSS.escape(slot)}"]`) : null;
   const target =
     again ||
+    sibling ||
     container.querySelector("[data-decision] button:not(:disabled), [data-decision] a") ||
     document.getElementById("main");
   target?.focus({ preventScroll: true });
+}
+
+/** Focus ``el`` without the browser's jump; if it is not on screen (a page zoomed to 200 %,
+ * the hand below the fold), bring it into view as little as needed. */
+export function focusInView(el) {
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  const r = el.getBoundingClientRect();
+  const w = window.innerWidth || document.documentElement.clientWidth;
+  const hgt = window.innerHeight || document.documentElement.clientHeight;
+  if (r.top < 0 || r.left < 0 || r.bottom > hgt || r.right > w) el.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
 function keyOf(node) {
@@ -97,6 +113,7 @@ function morphChildren(oldParent, newParent) {
     const key = keyOf(child);
     if (key) keyed.set(key, child);
   }
+  const wantedKeys = new Set(wanted.map(keyOf).filter(Boolean));
   for (let i = 0; i < wanted.length; i++) {
     const fresh = wanted[i];
     const key = keyOf(fresh);
@@ -109,6 +126,10 @@ function morphChildren(oldParent, newParent) {
       oldParent.append(fresh);
     } else if (sameKind(old, fresh)) {
       morph(old, fresh);
+    } else if (keyOf(old) && wantedKeys.has(keyOf(old))) {
+      // A new element before one that stays (a button added before the focused one): put it
+      // in front; removing the kept one, even for a moment, would drop the focus to the page.
+      oldParent.insertBefore(fresh, old);
     } else {
       oldParent.replaceChild(fresh, old);
     }
@@ -214,6 +235,17 @@ export function toast(text, kind = "info", { lobby = false } = {}) {
 /** Remove the toast saying ``text``, if it is up (its question was answered). */
 export function dropToast(text) {
   for (const el of document.querySelectorAll("#toasts .toast")) if (el.textContent === text) el.remove();
+}
+
+/** Say ``text`` once to screen readers, politely: a line added to the hidden live region
+ * outside <main> (#announce), which patch() never re-renders, so nothing is read twice. */
+export function announce(text) {
+  const box = document.getElementById("announce");
+  if (!box || !text) return;
+  const line = h("div", {}, text);
+  box.append(line);
+  while (box.children.length > 3) box.firstChild.remove();
+  setTimeout(() => line.remove(), 10000);
 }
 
 /** Remove the toasts about the lobby (the table is on screen now). */

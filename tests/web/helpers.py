@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.sync_api import Page
@@ -88,3 +89,54 @@ def take_turns_until(page: Page, selector: str, *, limit: int = 200) -> None:
             return
         take_turn(page)
     raise AssertionError(f"{selector} never came")
+
+
+# What a screen reader would be told: each text added to (or changed in) a live region, as
+# {region, text}, in window.liveLog. The countdown (role=timer) is not live.
+LIVE_LOG = """
+window.liveLog = [];
+const LIVE = '[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]';
+new MutationObserver((records) => {
+  for (const r of records) {
+    const at = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const region = at && at.closest(LIVE);
+    const texts = r.type === 'characterData' ? [r.target.data] : [...r.addedNodes].map((n) => n.textContent);
+    if (region) {
+      for (const text of texts) if (text && text.trim()) window.liveLog.push({region: region.id || region.className, text: text.trim()});
+    }
+    // a live region put in the page with its words already in it
+    for (const n of r.addedNodes) {
+      if (n.nodeType !== 1 || region) continue;
+      for (const el of [n, ...n.querySelectorAll(LIVE)]) {
+        if (el.matches(LIVE) && el.textContent.trim()) window.liveLog.push({region: el.id || el.className, text: el.textContent.trim()});
+      }
+    }
+  }
+}).observe(document, {childList: true, subtree: true, characterData: true});
+"""
+
+
+def live_log(page: Page) -> list[dict[str, str]]:
+    """What went into live regions since the page opened (``LIVE_LOG`` must be installed)."""
+    log: list[dict[str, str]] = page.evaluate("window.liveLog")
+    return log
+
+
+def announced(page: Page) -> list[str]:
+    """The lines said in the hidden polite region #announce so far."""
+    return [e["text"] for e in live_log(page) if e["region"] == "announce"]
+
+
+def practice_with_rules(page: Page, name: str, rules: dict[str, Any], **kw: Any) -> None:
+    """``start_practice`` with these room rules added (e.g. a manual first hakem)."""
+
+    def add_rules(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        body = route.request.post_data_json or {}
+        body["rules"] = {**body.get("rules", {}), **rules}
+        route.continue_(post_data=json.dumps(body))
+
+    page.route("**/api/rooms", add_rules)
+    start_practice(page, name, **kw)

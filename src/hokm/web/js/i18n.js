@@ -376,6 +376,18 @@ const STRINGS = {
     card_name: "{rank} {suit}",
     bot: "ربات",
     seat_bottom: "پایین",
+    trump_named: "حکم: {suit} {sym}",
+    time_running_out: "{n} ثانیه تا پایان وقت شما",
+    cards_in_hand_one: "{n} برگ",
+    nav_label: "منوی اصلی",
+    add_bot_to: "افزودن ربات به صندلی {n}",
+    remove_bot_from: "برداشتن ربات از صندلی {n}",
+    sit_at: "نشستن روی صندلی {n}",
+    period_label: "دورهٔ جدول امتیاز",
+    rules_lang_label: "زبان قوانین",
+    replay_trick_said: "دست {n} از {total}: {name} این دست را برد",
+    page_room: "اتاق {code}",
+    page_game: "بازی {id}",
   },
   en: {
     app_title: "Hokm",
@@ -743,6 +755,18 @@ const STRINGS = {
     card_name: "{rank} of {suit}",
     bot: "Bot",
     seat_bottom: "bottom",
+    trump_named: "Trump: {suit}",
+    time_running_out: "Time is nearly up: {n} s left",
+    cards_in_hand_one: "{n} card",
+    nav_label: "Main",
+    add_bot_to: "Add a bot to seat {n}",
+    remove_bot_from: "Remove bot from seat {n}",
+    sit_at: "Sit here, seat {n}",
+    period_label: "Leaderboard period",
+    rules_lang_label: "Language of the rules",
+    replay_trick_said: "Trick {n} of {total}: {name} won the trick",
+    page_room: "Room {code}",
+    page_game: "Game {id}",
   },
 };
 
@@ -825,6 +849,11 @@ export function capitalized(text) {
 /** "1 point", "2 points" (one form in Persian, where a noun after a number stays singular). */
 export function pointsText(n) {
   return t(n === 1 ? "points_one" : "points_many", { n });
+}
+
+/** "1 card", "5 cards" (one form in Persian). */
+export function cardsText(n) {
+  return t(n === 1 ? "cards_in_hand_one" : "cards_in_hand", { n });
 }
 
 /** True if ``key`` exists in the table (used by tests and optional labels). */

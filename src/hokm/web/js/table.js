@@ -408,11 +408,12 @@ function prompt(ctx) {
   else if (game.phase === "choose_hakem") text = t("choosing_hakem");
   else if (game.phase === "deal") text = t(game.last_result ? "next_hand_soon" : "dealing");
   if (game.bam_going) text = `${text}${t("sep")}${t("bam_going")}`;
-  // Only the text is a live region: the countdown beside it changes every second.
-  // (kept when empty, hidden, so the table does not jump and the live region stays in place)
+  // (kept when empty, hidden, so the table does not jump)
   const mine = store.legal("play").length > 0;
   const kind = mine ? "mine" : text || timerBar ? "" : "idle";
-  return h("div.prompt#prompt", { class: kind }, h("span", { role: "status" }, text), " ", timerBar, mine ? [" ", hintSaid(hint) ?? hintButton(ctx)] : null);
+  // Not a live region: it said every bot's turn, a line per card. The room page tells a
+  // screen reader the player's own turn (and the trump, the winner) once, in #announce.
+  return h("div.prompt#prompt", { class: kind }, h("span.prompt-text", {}, text), " ", timerBar, mine ? [" ", hintSaid(hint) ?? hintButton(ctx)] : null);
 }
 
 /** Why a card may not be played now, in the player's words. The server says which cards are

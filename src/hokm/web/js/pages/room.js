@@ -1,6 +1,7 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
-import { dropLobbyToasts, dropToast, h, patch, toast } from "../dom.js";
+import { announce, dropLobbyToasts, dropToast, focusInView, h, patch, toast } from "../dom.js";
 import { roomCode, t } from "../i18n.js";
+import { SYMBOL } from "../cards.js";
 import { api, Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
@@ -122,7 +123,7 @@ export async function render(main, [rawCode]) {
     const el = document.activeElement;
     const idle = !el || el === document.body || el === main || el.tagName === "MAIN" || (el.closest?.(".hand") && el.getAttribute("aria-disabled") === "true");
     if (!idle) return;
-    main.querySelector(".hand .card.legal, #choose-trump .suit-btn, #bam-go")?.focus({ preventScroll: true });
+    focusInView(main.querySelector(".hand .card.legal, #choose-trump .suit-btn, #bam-go"));
   }
 
   function restoreFocus(key) {
@@ -133,7 +134,39 @@ export async function render(main, [rawCode]) {
       el = main.querySelector(`.hand [data-card="${key.card}"]`);
       if (!el && key.inHand) el = main.querySelector(".hand .card.legal") || main.querySelector(".hand .card");
     }
-    if (el && el !== document.activeElement) el.focus({ preventScroll: true });
+    if (el && el !== document.activeElement) focusInView(el);
+  }
+
+  /** Said once to a screen reader (the hidden #announce region), on what changed: the trump
+   * named (by anyone: a bot hakem's choice was never said), the player's own turn (not every
+   * bot's: that was a line per card), and who won the game. */
+  function tell(myTurn) {
+    const game = store.game;
+    const table = store.table;
+    if (!game || !table || table.status === "lobby" || table.status === "closed") return;
+    const over = table.status === "game_over";
+    const trumpKey = game.trump ? `${table.game_number}|${game.hand_number}|${game.trump}` : null;
+    if (trumpKey && trumpKey !== ui.saidTrump && !over) announce(t("trump_named", { suit: t(`suit_${game.trump}`), sym: SYMBOL[game.trump] }));
+    if (trumpKey) ui.saidTrump = trumpKey;
+    if (myTurn && !ui.saidTurn) announce(t("your_turn"));
+    ui.saidTurn = myTurn;
+    if (over && ui.saidOver !== table.game_number && typeof game.winner_team === "number") {
+      ui.saidOver = table.game_number;
+      const win = game.winner_team;
+      const me = store.mySeat;
+      const head = Number.isInteger(me) ? `${t(me % 2 === win ? "we_won" : "we_lost")} ` : "";
+      announce(`${head}${t("won_game", { team: [win, win + 2].map((x) => store.seatName(x)).join(t("and")) })}`);
+    }
+  }
+
+  /** The player's own clock: said once, politely, when five seconds are left. */
+  function warnClock() {
+    const timer = store.timer;
+    if (!conn || !timer || timer.auto || !timer.deadline || timer.seat !== store.mySeat || !Number.isInteger(store.mySeat)) return;
+    const left = store.secondsLeft(conn.serverNow());
+    if (left === null || left > 5 || left <= 0 || store.timerTotal() <= 5 || ui.warnedClock === timer.deadline) return;
+    ui.warnedClock = timer.deadline;
+    announce(t("time_running_out", { n: left }));
   }
 
   let alive = true; // false once the page is left: a late reply must not draw over the next page
@@ -164,7 +197,10 @@ export async function render(main, [rawCode]) {
     // A decision of yours begins (a card, trump, bam): a chat sheet over the bottom of a
     // phone's screen would hide the hand and take the taps meant for it, so it folds.
     const deciding = (game?.legal ?? []).length > 0;
-    const began = deciding && !ui.deciding;
+    // (trump named, then the hakem leads: a new decision too, though one was being made)
+    const kind = deciding ? game.legal[0].type : null;
+    const began = deciding && (!ui.deciding || kind !== ui.decisionKind);
+    ui.decisionKind = kind;
     if (deciding && !ui.deciding && ui.chatSheet) {
       ui.chatOpen = false;
       ui.chatSheet = false;
@@ -188,6 +224,7 @@ export async function render(main, [rawCode]) {
     );
     restoreFocus(key);
     if (began) focusDecision();
+    tell(myTurn);
     if (toTable) {
       window.scrollTo(0, 0);
       dropLobbyToasts();
@@ -483,6 +520,7 @@ export async function render(main, [rawCode]) {
   draw();
   tick = setInterval(() => {
     if (conn) updateCountdowns(main, store, conn.serverNow());
+    warnClock();
     if (store.flash && Date.now() - store.flash.at > 1400 && store.flash.shown) {
       store.flash = null;
       draw();

@@ -1,0 +1,138 @@
+"""What a keyboard and screen-reader user meets: where the focus goes, what live regions say."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Page
+
+from tests.web.helpers import (
+    DECISION,
+    LIVE_LOG,
+    announced,
+    live_log,
+    practice_with_rules,
+    store,
+    take_turn,
+    take_turns_until,
+)
+
+SUITS_FA = {"S": "پیک", "H": "دل", "D": "خشت", "C": "گشنیز"}
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+ACTIVE = "document.activeElement"
+
+
+def active_is(page: Page, selector: str) -> bool:
+    return bool(page.evaluate(f"{ACTIVE}.matches({selector!r})"))
+
+
+def wait_focus(page: Page, selector: str, timeout: float = 4000) -> None:
+    """Wait until the focused element matches ``selector`` (fails with where it is)."""
+    try:
+        page.wait_for_function(f"{ACTIVE}.matches({selector!r})", timeout=timeout)
+    except Exception as exc:
+        where = page.evaluate(f"{ACTIVE}.outerHTML.slice(0, 120)")
+        raise AssertionError(f"focus is not on {selector} but on {where}") from exc
+
+
+def test_a_bot_hakems_trump_is_said_once_politely(new_page: Callable[..., Page]) -> None:
+    """A bot hakem names trump: «حکم: دل ♥» is said once in the polite #announce region (it
+    was never said), and not again at the next tricks."""
+    page = new_page()
+    page.add_init_script(LIVE_LOG)
+    practice_with_rules(page, "Tara", {"first_hakem": "manual"})
+    page.click('#choose-hakem .hakem-btn[data-seat="1"]')  # a bot is hakem
+    page.wait_for_function("window.hokmStore.game && window.hokmStore.game.trump")
+    suit = store(page, "s.game.trump")
+    said = f"حکم: {SUITS_FA[suit]} {SYMBOLS[suit]}"
+    page.wait_for_function(
+        "(said) => window.liveLog.some((e) => e.region === 'announce' && e.text === said)", arg=said
+    )
+    assert page.get_attribute("#announce", "aria-live") == "polite"
+    for _ in range(12):  # a few of our own turns: the trump is not said again
+        page.wait_for_selector(DECISION, state="attached")
+        take_turn(page)
+    assert announced(page).count(said) == 1, announced(page)
+
+
+def test_after_naming_trump_the_focus_is_on_a_playable_card(new_page: Callable[..., Page]) -> None:
+    """The hakem names trump with the keyboard and leads: the focus goes to the first playable
+    card (it fell to <main> when the trump buttons went)."""
+    page = new_page()
+    practice_with_rules(page, "Hakem", {"first_hakem": "manual"})
+    page.click('#choose-hakem .hakem-btn[data-seat="0"]')
+    page.wait_for_selector("#choose-trump .suit-btn")
+    page.focus("#choose-trump .suit-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#choose-trump", state="detached")
+    page.wait_for_selector(".hand .card.legal")
+    wait_focus(page, ".hand .card.legal")
+    page.keyboard.press("Enter")  # and the keyboard plays on
+    page.wait_for_function("window.hokmStore.game.tricks.length + window.hokmStore.game.trick.length > 0")
+
+
+def test_at_200_percent_zoom_the_focused_card_is_brought_into_view(
+    new_page: Callable[..., Page],
+) -> None:
+    """At 640×400 (a 1280×800 screen at 200 %) the hand is below the fold: when a turn begins
+    the focused card is scrolled into view (focus used preventScroll and left it unseen)."""
+    page = new_page(viewport={"width": 640, "height": 400})
+    practice_with_rules(page, "Zoom", {"first_hakem": "manual"})
+    page.click('#choose-hakem .hakem-btn[data-seat="1"]')  # a bot names trump
+    take_turns_until(page, ".hand .card.legal")
+    # Play a card and scroll to the top at once, before the bots answer: the next turn must
+    # bring its card back into view.
+    page.evaluate(
+        """() => { document.querySelector('.hand .card.legal').click(); window.scrollTo(0, 0);
+        document.getElementById('main').focus({preventScroll: true}); }"""
+    )
+    page.wait_for_function(
+        "document.activeElement.matches('.hand .card.legal')"
+        " && !document.activeElement.classList.contains('leaving')"
+    )
+    box = page.evaluate(
+        "(() => { const r = document.activeElement.getBoundingClientRect();"
+        " return [r.top, r.bottom, innerHeight]; })()"
+    )
+    assert box[0] >= 0 and box[1] <= box[2], box
+
+
+def test_only_the_players_own_turns_are_said_and_the_winner_at_the_end(
+    new_page: Callable[..., Page],
+) -> None:
+    """No live region says every bot's turn («نوبت ربات ۲» for each card); the player's own
+    turn is said, and at the end who won the game."""
+    page = new_page(lang="en")
+    page.add_init_script(LIVE_LOG)
+    practice_with_rules(page, "Quiet", {"target_points": 1})
+    for _ in range(200):
+        page.wait_for_selector(DECISION, state="attached")
+        if take_turn(page) == "over":
+            break
+    else:
+        raise AssertionError("the game did not end")
+    turns = [e for e in live_log(page) if re.search(r"'s turn", e["text"])]
+    assert not turns, turns[:5]
+    said = announced(page)
+    assert "Your turn" in said, said
+    page.wait_for_function(
+        "window.liveLog.some((e) => e.region === 'announce' && / won the game!$/.test(e.text))"
+    )
+    end = [x for x in announced(page) if x.endswith("won the game!")]
+    assert len(end) == 1 and re.match(r"(Your team won!|The other team won\.) ", end[0]), end
+
+
+def test_the_players_clock_warns_once_at_five_seconds(new_page: Callable[..., Page]) -> None:
+    """With a short turn clock, the player is told politely, once, that 5 s are left."""
+    page = new_page(lang="en")
+    page.add_init_script(LIVE_LOG)
+    practice_with_rules(page, "Slow", {"turn_seconds": 7, "trump_seconds": 7})
+    page.wait_for_selector(DECISION, state="attached")
+    page.wait_for_function(
+        "window.liveLog.some((e) => e.region === 'announce' && e.text.startsWith('Time is nearly up'))",
+        timeout=15000,
+    )
+    page.wait_for_timeout(1500)
+    warned = [x for x in announced(page) if x.startswith("Time is nearly up")]
+    assert warned == ["Time is nearly up: 5 s left"], warned

@@ -11,6 +11,7 @@ from tests.web.helpers import (
     DECISION,
     LIVE_LOG,
     announced,
+    enter_name,
     live_log,
     practice_with_rules,
     store,
@@ -136,3 +137,51 @@ def test_the_players_clock_warns_once_at_five_seconds(new_page: Callable[..., Pa
     page.wait_for_timeout(1500)
     warned = [x for x in announced(page) if x.startswith("Time is nearly up")]
     assert warned == ["Time is nearly up: 5 s left"], warned
+
+
+def test_closing_the_game_moves_the_focus_to_the_question_and_back(
+    new_page: Callable[..., Page],
+) -> None:
+    """«بستن بازی» with the keyboard: the focus goes to the confirmation (it fell to <main>);
+    «لغو» (or Escape) brings it back to «بستن بازی»."""
+    page = new_page()
+    practice_with_rules(page, "Owner", {"first_hakem": "manual"})  # nothing moves meanwhile
+    page.focus("#close-game-now")
+    page.keyboard.press("Enter")
+    wait_focus(page, "#close-game-sure")
+    page.keyboard.press("Tab")
+    assert active_is(page, "#close-game-cancel")
+    page.keyboard.press("Enter")
+    wait_focus(page, "#close-game-now")
+    page.keyboard.press("Enter")
+    wait_focus(page, "#close-game-sure")
+    page.keyboard.press("Escape")
+    wait_focus(page, "#close-game-now")
+    assert page.locator("#close-game-sure").count() == 0
+
+
+def create_room(page: Page, name: str) -> None:
+    page.goto("/")
+    enter_name(page, name)
+    page.click("#create")
+    page.wait_for_selector("#room-code")
+    page.wait_for_function("window.hokmStore.mySeat === 0")
+
+
+def test_adding_a_bot_keeps_the_focus_on_that_seat_and_says_what_it_does(
+    new_page: Callable[..., Page],
+) -> None:
+    """The add-bot button is heard as «افزودن ربات به صندلی ۲» (not a bare «ربات»); pressed,
+    the focus stays on the same seat's «برداشتن ربات», and back again."""
+    page = new_page()
+    create_room(page, "Mina")
+    assert page.get_attribute("#add-bot-1", "aria-label") == "افزودن ربات به صندلی ۲"
+    page.focus("#add-bot-1")
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.hokmStore.table.seats[1].kind === 'bot'")
+    wait_focus(page, '.seat-card[data-seat="1"] .remove-bot')
+    assert page.get_attribute("#remove-bot-1", "aria-label") == "برداشتن ربات از صندلی ۲"
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.hokmStore.table.seats[1].kind === 'empty'")
+    wait_focus(page, "#add-bot-1")
+

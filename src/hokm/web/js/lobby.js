@@ -54,7 +54,7 @@ export function renderLobby(ctx) {
     h(
       "div.panel.share",
       {},
-      h("h1", {}, t("lobby_title"), " ", h("span.code#room-code", { dir: "ltr" }, store.code)),
+      h("h1", { tabindex: "-1" }, t("lobby_title"), " ", h("span.code#room-code", { dir: "ltr" }, store.code)),
       h("p", {}, t("share_code")),
       h(
         "div.row",
@@ -128,9 +128,10 @@ function seatCard(ctx, seat, running) {
   const controls = [];
   if (!running) {
     if (seat.kind === "empty" && !ui.spectator) {
-      controls.push(h("button.sit", { type: "button", onclick: () => command("sit", { seat: seat.seat }) }, t("sit_here")));
+      controls.push(h("button.sit", { type: "button", "aria-label": t("sit_at", { n: seat.seat + 1 }), dataset: { focusSlot: `sit-${seat.seat}` }, onclick: () => command("sit", { seat: seat.seat }) }, t("sit_here")));
     }
-    if (mine) controls.push(h("button.stand", { type: "button", onclick: () => command("stand") }, t("stand_up")));
+    // (a seat taken: the focus goes from its «نشستن» to its «برخاستن»; see data-focus-slot)
+    if (mine) controls.push(h("button.stand", { type: "button", dataset: { focusSlot: `sit-${seat.seat}` }, onclick: () => command("stand") }, t("stand_up")));
     if (owner && (seat.kind === "empty" || seat.kind === "bot")) {
       ui.botLevel ||= {};
       const chosen = seat.level ?? ui.botLevel[seat.seat] ?? defaultLevel(ui.levels);
@@ -151,14 +152,28 @@ function seatCard(ctx, seat, running) {
         controls.push(
           h(
             "button.add-bot",
-            { type: "button", id: `add-bot-${seat.seat}`, onclick: () => command("add_bot", { seat: seat.seat, level: ui.botLevel[seat.seat] ?? chosen }) },
+            {
+              type: "button",
+              id: `add-bot-${seat.seat}`,
+              // heard as what it does: «افزودن ربات به صندلی ۲», not a bare «ربات»
+              "aria-label": t("add_bot_to", { n: seat.seat + 1 }),
+              // the bot seated, the focus stays on this seat's «برداشتن ربات» (and back)
+              dataset: { focusSlot: `bot-${seat.seat}` },
+              onclick: () => command("add_bot", { seat: seat.seat, level: ui.botLevel[seat.seat] ?? chosen }),
+            },
             t("add_bot"),
             " ",
             robot(""),
           ),
         );
       } else {
-        controls.push(h("button.remove-bot", { type: "button", onclick: () => command("remove_bot", { seat: seat.seat }) }, t("remove_bot")));
+        controls.push(
+          h(
+            "button.remove-bot",
+            { type: "button", id: `remove-bot-${seat.seat}`, "aria-label": t("remove_bot_from", { n: seat.seat + 1 }), dataset: { focusSlot: `bot-${seat.seat}` }, onclick: () => command("remove_bot", { seat: seat.seat }) },
+            t("remove_bot"),
+          ),
+        );
       }
     }
   }

@@ -2,7 +2,7 @@
 // whose turn with a countdown, trump and bam choices, results. Legal moves come only from the
 // server's list (game.legal); this file never decides what is legal.
 import { arrowFocus, h, labelled, toast } from "./dom.js";
-import { capitalized, num, pointsText, t } from "./i18n.js";
+import { capitalized, cardsText, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
 import { rulesList } from "./common.js";
@@ -201,7 +201,7 @@ function seatBox(ctx, seat, pos) {
     ),
     // Under the name, not beside it: a long name is cut short, the badge must not be.
     away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " ", robot(t("bot"))) : null,
-    pos === "bottom" && seat === store.mySeat ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null) : h("div.seat-meta", {}, labelled("span.count", t("cards_in_hand", { n: count }), h("span.mini-back"), num(count)), turn ? countdown(store, seat) : null),
+    pos === "bottom" && seat === store.mySeat ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null) : h("div.seat-meta", {}, labelled("span.count", cardsText(count), h("span.mini-back"), num(count)), turn ? countdown(store, seat) : null),
   );
 }
 
@@ -376,7 +376,7 @@ function prompt(ctx) {
         trumps.map((a) =>
           h(
             `button.suit-btn.suit-${a.suit}${hint?.suit === a.suit ? ".hinted" : ""}`,
-            { type: "button", dataset: { suit: a.suit }, "aria-describedby": hint?.suit === a.suit ? "hint-said" : undefined, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)} (${t("cards_in_hand", { n: counts[a.suit] || 0 })})` },
+            { type: "button", dataset: { suit: a.suit }, "aria-describedby": hint?.suit === a.suit ? "hint-said" : undefined, onclick: () => act({ type: "choose_trump", suit: a.suit }), "aria-label": `${t("trump")}: ${suitName(a.suit)} (${cardsText(counts[a.suit] || 0)})` },
             h("span.sym", { "aria-hidden": "true" }, SYMBOL[a.suit]),
             h("span", {}, t(`suit_${a.suit}`), " ", h("small", {}, `(${num(counts[a.suit] || 0)})`)),
           ),
@@ -470,15 +470,28 @@ function handRow(ctx) {
 function closeGameButton(ctx) {
   const { store, ui } = ctx;
   if (!store.isOwner || store.table.status === "game_over") return null;
+  // The focus follows the question: to the confirmation when it is asked, back to «بستن بازی»
+  // when it is withdrawn (both fell to <main> as their buttons went).
+  const cancel = () => {
+    ui.confirmClose = false;
+    ctx.redraw();
+    document.getElementById("close-game-now")?.focus();
+  };
   if (!ui.confirmClose) {
-    return h("button#close-game-now", { type: "button", onclick: () => { ui.confirmClose = true; ctx.redraw(); } }, t("close_game"));
+    return h("button#close-game-now", { type: "button", onclick: () => { ui.confirmClose = true; ctx.redraw(); document.getElementById("close-game-sure")?.focus(); } }, t("close_game"));
   }
   return h(
-    "span.row",
-    {},
+    "span.row#close-game-confirm",
+    {
+      onkeydown: (e) => {
+        if (e.key !== "Escape") return;
+        e.stopPropagation(); // Escape withdraws the question, as «لغو» does
+        cancel();
+      },
+    },
     // The matched game of a quick room: closing it is leaving it (a loss for the closer).
     h("button.danger#close-game-sure", { type: "button", onclick: () => { ui.confirmClose = false; ctx.command("close_game"); } }, t(store.table.quick && store.table.game_number === 1 ? "close_game_sure_quick" : "close_game_sure")),
-    h("button#close-game-cancel", { type: "button", onclick: () => { ui.confirmClose = false; ctx.redraw(); } }, t("quick_match_cancel")),
+    h("button#close-game-cancel", { type: "button", onclick: cancel }, t("quick_match_cancel")),
   );
 }
 

@@ -185,3 +185,77 @@ def test_adding_a_bot_keeps_the_focus_on_that_seat_and_says_what_it_does(
     page.wait_for_function("window.hokmStore.table.seats[1].kind === 'empty'")
     wait_focus(page, "#add-bot-1")
 
+
+def test_labels_in_english_card_counts_nav_and_the_leaderboard_toggle(
+    new_page: Callable[..., Page],
+) -> None:
+    """"1 card" (not "1 cards"); the main <nav> and the leaderboard's period toggle have names
+    in the page's language; the add-bot button says what it does."""
+    page = new_page(lang="en")
+    create_room(page, "Ann")
+    assert page.get_attribute("#add-bot-2", "aria-label") == "Add a bot to seat 3"
+    assert page.get_attribute("#nav", "aria-label") == "Main"
+    counts = page.evaluate(
+        """() => import('/js/i18n.js').then((m) => [m.cardsText(1), m.cardsText(5)])"""
+    )
+    assert counts == ["1 card", "5 cards"], counts
+    page.click("#lang")  # to Persian
+    page.wait_for_function("document.documentElement.lang === 'fa'")
+    assert page.get_attribute("#nav", "aria-label") == "منوی اصلی"
+    page.goto("/#/leaderboard")
+    page.wait_for_selector("#period-all")
+    group = page.locator('[role="group"]:has(#period-all)')
+    assert group.get_attribute("aria-label") == "دورهٔ جدول امتیاز"
+
+
+def test_a_nav_link_moves_the_focus_to_the_new_pages_heading_and_names_the_tab(
+    new_page: Callable[..., Page],
+) -> None:
+    """A link of the top bar followed with the keyboard: the new page's <h1> has the focus (it
+    fell to <body> as the nav was rebuilt) and the tab's title names the page."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    assert page.title() == "حکم · Hokm"
+    page.focus('#nav a[href="#/rules"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".rules-body")
+    wait_focus(page, "main h1")
+    assert page.evaluate(f"{ACTIVE}.textContent") == "قوانین حکم"
+    assert page.title() == "قوانین · حکم"
+    page.keyboard.press("Tab")  # on from the heading, not from the top of the page
+    assert page.evaluate(f"document.querySelector('main').contains({ACTIVE})")
+    page.click("#lang")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert page.title() == "Rules · Hokm"
+    page.focus('#nav a[href="#/advisor"]')
+    page.keyboard.press("Enter")
+    wait_focus(page, "main h1")
+    assert page.evaluate(f"{ACTIVE}.textContent") == "Trump advisor"
+    assert page.title() == "Trump advisor · Hokm"
+
+
+def test_escape_closes_the_menu_and_the_chat_sheet_giving_the_focus_back(
+    new_page: Callable[..., Page],
+) -> None:
+    """On a phone, Escape closes the ☰ menu and the chat sheet, and the focus goes back to the
+    button that opened them."""
+    page = new_page(viewport={"width": 360, "height": 740})
+    create_room(page, "Sima")
+    page.focus("#menu")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#nav.open")
+    page.keyboard.press("Tab")
+    assert page.evaluate(f"document.getElementById('nav').contains({ACTIVE})")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#nav.open", state="detached")
+    assert page.get_attribute("#menu", "aria-expanded") == "false"
+    assert active_is(page, "#menu")
+    page.focus("#chat-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".chat.sheet #chat-input")
+    page.focus("#chat-input")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".chat.sheet", state="detached")
+    assert page.get_attribute("#chat-toggle", "aria-expanded") == "false"
+    assert active_is(page, "#chat-toggle")

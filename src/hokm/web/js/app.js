@@ -1,5 +1,5 @@
 // The single-page client: a hash router, the top bar, language and deck settings.
-import { clearErrors, h, mount } from "./dom.js";
+import { clearErrors, focusInView, h, mount, patch } from "./dom.js";
 import { initLang, lang, setLang, t } from "./i18n.js";
 
 const ROUTES = [
@@ -45,8 +45,31 @@ function applySettings() {
   document.body.classList.toggle("deck4", Boolean(settings().deck4));
 }
 
+/** The tab's title for the page at ``path``: the page's name, then the site's. */
+function pageTitle(path) {
+  const named = [
+    [/^\/room\/([^/]+)$/, (m) => t("page_room", { code: m[1] })],
+    [/^\/rules$/, () => t("nav_rules")],
+    [/^\/sim$/, () => t("nav_sim")],
+    [/^\/advisor$/, () => t("nav_advisor")],
+    [/^\/game\/([^/]+?)(\/analysis)?$/, (m) => t("page_game", { id: m[1] })],
+    [/^\/leaderboard$/, () => t("nav_leaderboard")],
+    [/^\/profile(?:\/([^/]+))?$/, () => t("nav_profile")],
+  ];
+  for (const [re, name] of named) {
+    const m = path.match(re);
+    if (m) return `${name(m)} · ${t("app_title")}`;
+  }
+  if (/^\/?$/.test(path)) return lang() === "fa" ? `${t("app_title")} · Hokm` : "Hokm (حکم)";
+  return `${t("not_found")} · ${t("app_title")}`;
+}
+
+function currentPath() {
+  return decodeURIComponent((location.hash || "#/").slice(1));
+}
+
 function renderChrome() {
-  document.title = lang() === "fa" ? `${t("app_title")} · Hokm` : "Hokm (حکم)";
+  document.title = pageTitle(currentPath());
   document.getElementById("brand-name").textContent = t("app_title");
   const skip = document.getElementById("skip-link");
   skip.textContent = t("skip_to_main");
@@ -56,6 +79,7 @@ function renderChrome() {
     document.getElementById("main").focus();
   };
   document.getElementById("menu").setAttribute("aria-label", t("menu"));
+  document.getElementById("nav").setAttribute("aria-label", t("nav_label"));
   const langBtn = document.getElementById("lang");
   langBtn.textContent = t("lang_switch");
   langBtn.setAttribute("aria-label", t("lang_switch_label"));
@@ -70,7 +94,8 @@ function renderChrome() {
       applySettings();
     },
   });
-  mount(
+  // patch, not mount: the link just followed keeps the focus until the page's heading takes it
+  patch(
     document.getElementById("nav"),
     h(
       "ul",
@@ -87,8 +112,23 @@ function renderChrome() {
   );
 }
 
+/** A page came in place of another: the focus goes to its heading (or <main>), so a keyboard
+ * or screen-reader user starts there (it fell to <body> with the nav link rebuilt), unless
+ * the page put it somewhere itself (a name field). */
+function focusPage(main) {
+  const el = document.activeElement;
+  if (el && el !== document.body && el !== main && main.contains(el)) return;
+  const heading = main.querySelector("h1");
+  if (heading && !heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  focusInView(heading || main);
+}
+
+let firstRoute = true;
+
 async function route() {
   const seq = ++routeSeq;
+  const first = firstRoute; // a page opened (or reloaded) starts at its top, focus untouched
+  firstRoute = false;
   // The room link /r/CODE arrives as /?room=CODE: turn it into the hash route.
   const params = new URLSearchParams(location.search);
   if (params.get("room")) {
@@ -97,7 +137,7 @@ async function route() {
     const q = params.toString();
     history.replaceState(null, "", `${location.pathname}${q ? `?${q}` : ""}#/room/${code}`);
   }
-  const path = decodeURIComponent((location.hash || "#/").slice(1));
+  const path = currentPath();
   document.getElementById("nav").classList.remove("open");
   document.getElementById("menu").setAttribute("aria-expanded", "false");
   if (current?.cleanup) current.cleanup();
@@ -116,12 +156,14 @@ async function route() {
       return;
     }
     current = result;
+    if (!first) focusPage(main);
     return;
   }
   mount(
     main,
-    h("section.page", {}, h("h1", {}, t("not_found")), h("a", { href: "#/" }, t("nav_home"))),
+    h("section.page", {}, h("h1", { tabindex: "-1" }, t("not_found")), h("a", { href: "#/" }, t("nav_home"))),
   );
+  if (!first) focusPage(main);
 }
 
 function switchLang() {
@@ -144,6 +186,14 @@ function start() {
     const open = !nav.classList.contains("open");
     nav.classList.toggle("open", open);
     menu.setAttribute("aria-expanded", open ? "true" : "false");
+  });
+  // Escape closes the ☰ menu and gives the focus back to its button.
+  document.addEventListener("keydown", (e) => {
+    const nav = document.getElementById("nav");
+    if (e.key !== "Escape" || !nav.classList.contains("open")) return;
+    nav.classList.remove("open");
+    menu.setAttribute("aria-expanded", "false");
+    menu.focus();
   });
   window.addEventListener("hashchange", route);
   route();

@@ -146,7 +146,18 @@ export function renderChat(ctx) {
     // A sheet over the screen's bottom only when opened by a tap on a small screen: a chat open
     // from the start (on a wide screen, then made narrow) stays in the page below the hand.
     `aside.chat${open ? ".open" : ""}${open && ui.chatSheet ? ".sheet" : ""}`,
-    { "aria-label": t("chat") },
+    {
+      "aria-label": t("chat"),
+      // Escape folds the sheet over a phone's screen and gives the focus back to its toggle.
+      onkeydown: (e) => {
+        if (e.key !== "Escape" || !ui.chatOpen || !ui.chatSheet) return;
+        e.stopPropagation();
+        ui.chatOpen = false;
+        ui.chatSheet = false;
+        ctx.redraw();
+        document.getElementById("chat-toggle")?.focus();
+      },
+    },
     h(
       "button.chat-toggle#chat-toggle",
       {

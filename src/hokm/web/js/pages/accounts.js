@@ -48,7 +48,7 @@ export async function render(main, params, path) {
     return [
       h(
         "div.row",
-        { role: "group" },
+        { role: "group", "aria-label": t("period_label") },
         ["all", "week"].map((p) =>
           h(
             `button${s.period === p ? ".primary" : ""}`,
@@ -215,7 +215,7 @@ export async function render(main, params, path) {
     else if (s.error) content = h("p.note#profile-error", {}, s.error, " ", h("a", { href: "#/" }, t("nav_home")));
     else if (!s.data) content = h("p.loading", {}, t("loading"));
     else content = isProfile ? profile(s.data) : leaderboard(s.data);
-    patch(main, h("section.page", {}, h("h1", {}, title), h("div.panel", {}, content)));
+    patch(main, h("section.page", {}, h("h1", { tabindex: "-1" }, title), h("div.panel", {}, content)));
   }
 
   draw();

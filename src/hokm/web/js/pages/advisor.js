@@ -33,7 +33,7 @@ export async function render(main) {
       h(
         "section.page.advisor",
         {},
-        h("h1", {}, t("advisor_title")),
+        h("h1", { tabindex: "-1" }, t("advisor_title")),
         h("p", {}, t("advisor_intro")),
         h(
           "div.panel",

@@ -383,7 +383,7 @@ export async function render(main) {
       h(
         "section.page.home",
         { dataset: { ready: state.ready ? "1" : "0" } },
-        h("h1", {}, t("app_title"), " ", h("span.suits", { "aria-hidden": "true" }, h("span", {}, "♠"), " ", h("span.suit-H", {}, "♥"), " ", h("span.suit-D", {}, "♦"), " ", h("span", {}, "♣"))),
+        h("h1", { tabindex: "-1" }, t("app_title"), " ", h("span.suits", { "aria-hidden": "true" }, h("span", {}, "♠"), " ", h("span.suit-H", {}, "♥"), " ", h("span.suit-D", {}, "♦"), " ", h("span", {}, "♣"))),
         h("p.intro", {}, t("home_intro")),
         roomGamePanel(),
         accountPanel(),

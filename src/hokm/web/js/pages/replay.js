@@ -203,7 +203,7 @@ export async function render(main, [gameId, analysisRoute]) {
   function draw() {
     if (!s.alive) return;
     if (s.error) {
-      patch(main, h("section.page", {}, h("h1", {}, t("summary")), h("p.note", { role: "alert" }, s.error)));
+      patch(main, h("section.page", {}, h("h1", { tabindex: "-1" }, t("summary")), h("p.note", { role: "alert" }, s.error)));
       return;
     }
     const rec = s.record;
@@ -215,7 +215,7 @@ export async function render(main, [gameId, analysisRoute]) {
       h(
         "section.page.replay",
         {},
-        h("h1", {}, t("summary"), " ", h("span.code", { dir: "ltr" }, gameId)),
+        h("h1", { tabindex: "-1" }, t("summary"), " ", h("span.code", { dir: "ltr" }, gameId)),
         !rec
           ? h("p.loading", {}, t("loading"))
           : [

@@ -178,7 +178,7 @@ export async function render(main, [rawCode]) {
       return;
     }
     if (ui.notFound) {
-      patch(main, h("section.page", {}, h("h1", {}, t("room_not_found")), h("a", { href: "#/" }, t("nav_home"))));
+      patch(main, h("section.page", {}, h("h1", { tabindex: "-1" }, t("room_not_found")), h("a", { href: "#/" }, t("nav_home"))));
       return;
     }
     if (!store.table) {
@@ -256,7 +256,7 @@ export async function render(main, [rawCode]) {
       h(
         "section.page",
         {},
-        h("h1", {}, t("lobby_title"), " ", h("span.code", { dir: "ltr" }, code)),
+        h("h1", { tabindex: "-1" }, t("lobby_title"), " ", h("span.code", { dir: "ltr" }, code)),
         h(
           "form.panel.name-prompt",
           {

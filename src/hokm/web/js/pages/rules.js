@@ -13,10 +13,10 @@ export async function render(main) {
       h(
         "section.page.rules-page",
         {},
-        h("h1", {}, t("rules_title")),
+        h("h1", { tabindex: "-1" }, t("rules_title")),
         h(
           "div.lang-tabs",
-          { role: "group" },
+          { role: "group", "aria-label": t("rules_lang_label") },
           h("button#rules-fa", { type: "button", "aria-pressed": shown === "fa" ? "true" : "false", lang: "fa", onclick: () => { shown = "fa"; draw(); } }, "فارسی"),
           h("button#rules-en", { type: "button", "aria-pressed": shown === "en" ? "true" : "false", lang: "en", onclick: () => { shown = "en"; draw(); } }, "English"),
         ),

@@ -1,7 +1,7 @@
 // The simulator: deal at random or card by card, play all four seats or against bots, and
 // see why each trick was won. Every rule is applied by the server (/api/sim/*).
 import { h, patch, toast } from "../dom.js";
-import { lang, num, pointsText, t } from "../i18n.js";
+import { cardsText, lang, num, pointsText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "../cards.js";
 import { DECK, picker, shuffled } from "../picker.js";
@@ -265,7 +265,7 @@ export async function render(main) {
           return h(
             `div.sim-hand${mine ? ".to-move" : ""}`,
             { dataset: { seat } },
-            h("div.small", {}, seatLabel(seat), " — ", t("cards_in_hand", { n: hands[seat]?.length ?? 0 })),
+            h("div.small", {}, seatLabel(seat), " — ", cardsText(hands[seat]?.length ?? 0)),
             h(
               "div.hand",
               { dir: "ltr" },
@@ -316,7 +316,7 @@ export async function render(main) {
 
   function draw() {
     if (!s.alive) return;
-    patch(main, h("section.page.sim", {}, h("h1", {}, t("sim_title")), h("p", {}, t("sim_intro")), s.stage === "setup" ? setupView() : playView()));
+    patch(main, h("section.page.sim", {}, h("h1", { tabindex: "-1" }, t("sim_title")), h("p", {}, t("sim_intro")), s.stage === "setup" ? setupView() : playView()));
   }
 
   botLevels().then((levels) => {

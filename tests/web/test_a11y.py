@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.web.helpers import (
     DECISION,
@@ -259,3 +259,59 @@ def test_escape_closes_the_menu_and_the_chat_sheet_giving_the_focus_back(
     page.wait_for_selector(".chat.sheet", state="detached")
     assert page.get_attribute("#chat-toggle", "aria-expanded") == "false"
     assert active_is(page, "#chat-toggle")
+
+
+def test_the_quick_match_wait_is_said_once_and_keeps_the_focus_on_cancel(
+    new_page: Callable[..., Page],
+) -> None:
+    """«بازی سریع» pressed: the focus goes to «لغو» (the pressed button is disabled: it fell to
+    <body>); the seconds counting up are in no live region (the whole panel was one, read at
+    every poll); bots offered are said once and their button does not take the focus but is
+    one Shift+Tab away; «لغو» brings the focus back to «بازی سریع»."""
+    page = new_page(lang="en")
+    page.add_init_script(LIVE_LOG)
+    page.goto("/")
+    made = page.request.post(
+        "/api/accounts/register",
+        data={"username": "a11y_quick", "password": "a long password", "name": "Quick"},
+    )
+    assert made.ok, made.text()
+    polls = {"n": 0}
+
+    def status(route: Route) -> None:  # the server's answers, a little faster
+        polls["n"] += 1
+        n = polls["n"]
+        route.fulfill(
+            json={
+                "state": "waiting",
+                "waiting_seconds": 1.5 * n,
+                "queue_size": 1,
+                "bots_offered": n >= 3,
+                "bots_in": max(0, 60 - 1.5 * n) if n < 3 else 0,
+            }
+        )
+
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"] #account')
+    page.route("**/api/quick/status", status)
+    page.focus("#quick")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#quick-wait")
+    wait_focus(page, "#quick-cancel")
+    page.wait_for_selector("#quick-bots", timeout=10000)
+    assert active_is(page, "#quick-cancel")  # the new button did not take it
+    assert "s so far" in page.inner_text("#quick-wait")  # the counter is still shown
+    log = live_log(page)
+    assert not [e for e in log if "so far" in e["text"] or "within" in e["text"]], log
+    offered = [e for e in log if e["text"].startswith("Not enough players yet")]
+    page.wait_for_timeout(1700)  # one more poll: not said again
+    assert len([e for e in live_log(page) if e["text"].startswith("Not enough")]) == 1
+    assert offered, log
+    page.keyboard.press("Shift+Tab")
+    assert active_is(page, "#quick-bots")
+    page.keyboard.press("Tab")
+    page.unroute("**/api/quick/status")
+    page.keyboard.press("Enter")  # «لغو»
+    page.wait_for_selector("#quick-wait", state="detached")
+    wait_focus(page, "#quick")
+

@@ -183,7 +183,11 @@ export async function render(main) {
     state.quickGame = null;
     state.roomGame = null;
     followQuick(await api("/api/quick/join", { method: "POST", body: {} }));
-    if (state.alive && state.quick?.state === "waiting") pollQueue();
+    if (state.alive && state.quick?.state === "waiting") {
+      pollQueue();
+      // «بازی سریع» is disabled now (the focus fell to <body>): on to «لغو», which hears the state
+      document.getElementById("quick-cancel")?.focus();
+    }
   });
   /** Leave the queue; if a match was made meanwhile (by another player's request since our
    * last look), go to that table instead: joining cleared any older match, so it is this
@@ -228,7 +232,10 @@ export async function render(main) {
     stopPoll();
     const sent = await leaveQueue();
     state.quick = null;
-    if (!sent) draw();
+    if (!sent) {
+      draw();
+      document.getElementById("quick")?.focus(); // «لغو» is gone: back where the wait began
+    }
   });
   const quickBots = guarded(async () => {
     let data;
@@ -337,21 +344,31 @@ export async function render(main) {
     }
     const q = state.quick;
     if (!q || q.state !== "waiting") return null;
+    // The state is said once (two small live regions); the seconds counting beside it are
+    // not in one (the whole panel was a live region, read again at every poll).
     return h(
       "div.panel.quick-wait#quick-wait",
-      { role: "status" },
-      h("p", {}, t("quick_match_wait"), " ", t("quick_waited", { n: Math.round(q.waiting_seconds ?? 0) })),
+      {},
+      h(
+        "p",
+        {},
+        h("span#quick-state", { role: "status" }, t("quick_match_wait")),
+        " ",
+        h("span#quick-waited", {}, t("quick_waited", { n: Math.round(q.waiting_seconds ?? 0) })),
+      ),
       typeof q.queue_size === "number" ? h("p.small#quick-queue", {}, t("quick_queue", { n: q.queue_size })) : null,
       h(
         "p.small#quick-bots-hint",
         {},
-        q.bots_offered ? t("quick_bots_now") : t("quick_bots_in", { n: Math.ceil(q.bots_in ?? 0) }),
+        h("span#quick-bots-said", { role: "status" }, q.bots_offered ? t("quick_bots_now") : ""),
+        h("span", {}, q.bots_offered ? "" : t("quick_bots_in", { n: Math.ceil(q.bots_in ?? 0) })),
       ),
       h(
         "div.row",
         {},
+        // (put before «لغو», which keeps the focus: reached with Shift+Tab, not forced on)
         q.bots_offered ? h("button.primary#quick-bots", { type: "button", onclick: quickBots }, t("quick_with_bots")) : null,
-        h("button#quick-cancel", { type: "button", onclick: quickCancel }, t("quick_match_cancel")),
+        h("button#quick-cancel", { type: "button", "aria-describedby": "quick-state", onclick: quickCancel }, t("quick_match_cancel")),
       ),
     );
   }

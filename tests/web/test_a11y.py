@@ -315,3 +315,41 @@ def test_the_quick_match_wait_is_said_once_and_keeps_the_focus_on_cancel(
     page.wait_for_selector("#quick-wait", state="detached")
     wait_focus(page, "#quick")
 
+
+def test_stepping_through_a_replay_keeps_the_focus_and_says_the_trick(
+    new_page: Callable[..., Page],
+) -> None:
+    """At the last trick «بعدی» is disabled: the focus goes to «قبلی» (it fell to <body>);
+    each step says the trick shown, politely."""
+    page = new_page(lang="en")
+    page.add_init_script(LIVE_LOG)
+    page.goto("/")
+    deal = page.request.post("/api/sim/deal", data={"seed": "a11y", "hakem": 0}).json()
+    plays: list[str] = []
+    for _ in range(12):  # three tricks, each card the first legal one
+        state = page.request.post(
+            "/api/sim/state",
+            data={"hakem": 0, "hands": deal["hands"], "trump": "H", "plays": plays},
+        ).json()
+        plays.append(state["legal"][0])
+    record = {
+        "players": ["Ana", "Ben", "Cy", "Dee"],
+        "rules": {},
+        "hands": [{"hakem": 0, "cards": deal["hands"], "trump": "H", "plays": plays}],
+        "result": {"status": "completed", "winner_team": 0},
+    }
+    page.route("**/api/games/A11Y-1/record", lambda route: route.fulfill(json=record))
+    page.goto("/#/game/A11Y-1")
+    page.wait_for_selector("#replay-next")
+    page.focus("#replay-next")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#replay-next:disabled")
+    wait_focus(page, "#replay-prev")
+    said = [x for x in announced(page) if x.startswith("Trick ")]
+    assert [x.split(":")[0] for x in said] == ["Trick 2 of 3", "Trick 3 of 3"], said
+    assert said[1].endswith(" won the trick")
+    page.keyboard.press("Enter")  # «قبلی», to trick 2: still there
+    page.wait_for_function("document.getElementById('replay-trick-title').textContent.startsWith('Trick 2')")
+    assert active_is(page, "#replay-prev")
+    assert announced(page)[-1].startswith("Trick 2 of 3")

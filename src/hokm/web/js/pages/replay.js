@@ -2,7 +2,7 @@
 // reasons from the server), the shuffle verification (POST /api/verify), and on request the
 // double-dummy analysis (GET /api/games/{id}/analysis): each seat's mistakes, each hand's
 // mistakes as buttons that open their trick, and the mistaken cards outlined in the trick.
-import { h, patch, toast } from "../dom.js";
+import { announce, h, patch, toast } from "../dom.js";
 import { capitalized, lang, num, pointsText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
@@ -193,11 +193,28 @@ export async function render(main, [gameId, analysisRoute]) {
       h(
         "div.row",
         {},
-        h("button#replay-prev", { type: "button", disabled: s.trick === 0, onclick: () => { s.trick -= 1; draw(); } }, t("prev")),
-        h("button#replay-next", { type: "button", disabled: s.trick >= tricks.length - 1, onclick: () => { s.trick += 1; draw(); } }, t("next")),
+        h("button#replay-prev", { type: "button", disabled: s.trick === 0, onclick: () => step(-1) }, t("prev")),
+        h("button#replay-next", { type: "button", disabled: s.trick >= tricks.length - 1, onclick: () => step(1) }, t("next")),
       ),
       handAnalysisView(),
     );
+  }
+
+  /** «قبلی» / «بعدی»: show the trick before or after, say which it is (politely), and keep the
+   * focus on a button that still works: at the last trick «بعدی» is disabled, and a disabled
+   * button drops the focus to <body>. */
+  function step(by) {
+    const tricks = s.hands[s.hand]?.tricks || [];
+    const to = s.trick + by;
+    if (to < 0 || to >= tricks.length) return;
+    const hadFocus = document.activeElement?.id;
+    s.trick = to;
+    draw();
+    const tr = tricks[to];
+    announce(t("replay_trick_said", { n: to + 1, total: tricks.length, name: seatName(tr.winner) }));
+    const here = document.getElementById(by > 0 ? "replay-next" : "replay-prev");
+    const other = document.getElementById(by > 0 ? "replay-prev" : "replay-next");
+    if (here?.disabled && (hadFocus === here.id || document.activeElement === document.body)) other?.focus({ preventScroll: true });
   }
 
   function draw() {

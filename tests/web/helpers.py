@@ -96,19 +96,20 @@ def take_turns_until(page: Page, selector: str, *, limit: int = 200) -> None:
 LIVE_LOG = """
 window.liveLog = [];
 const LIVE = '[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]';
+const said = (el, text) => {
+  if (text && text.trim()) window.liveLog.push({region: el.id || el.className, text: text.trim()});
+};
 new MutationObserver((records) => {
   for (const r of records) {
     const at = r.target.nodeType === 1 ? r.target : r.target.parentElement;
     const region = at && at.closest(LIVE);
-    const texts = r.type === 'characterData' ? [r.target.data] : [...r.addedNodes].map((n) => n.textContent);
-    if (region) {
-      for (const text of texts) if (text && text.trim()) window.liveLog.push({region: region.id || region.className, text: text.trim()});
-    }
+    if (region && r.type === 'characterData') said(region, r.target.data);
+    if (region) for (const n of r.addedNodes) said(region, n.textContent);
     // a live region put in the page with its words already in it
-    for (const n of r.addedNodes) {
-      if (n.nodeType !== 1 || region) continue;
+    for (const n of region ? [] : r.addedNodes) {
+      if (n.nodeType !== 1) continue;
       for (const el of [n, ...n.querySelectorAll(LIVE)]) {
-        if (el.matches(LIVE) && el.textContent.trim()) window.liveLog.push({region: el.id || el.className, text: el.textContent.trim()});
+        if (el.matches(LIVE)) said(el, el.textContent);
       }
     }
   }

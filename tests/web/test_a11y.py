@@ -70,7 +70,9 @@ def test_after_naming_trump_the_focus_is_on_a_playable_card(new_page: Callable[.
     page.wait_for_selector(".hand .card.legal")
     wait_focus(page, ".hand .card.legal")
     page.keyboard.press("Enter")  # and the keyboard plays on
-    page.wait_for_function("window.hokmStore.game.tricks.length + window.hokmStore.game.trick.length > 0")
+    page.wait_for_function(
+        "window.hokmStore.game.tricks.length + window.hokmStore.game.trick.length > 0"
+    )
 
 
 def test_at_200_percent_zoom_the_focused_card_is_brought_into_view(
@@ -131,7 +133,8 @@ def test_the_players_clock_warns_once_at_five_seconds(new_page: Callable[..., Pa
     practice_with_rules(page, "Slow", {"turn_seconds": 7, "trump_seconds": 7})
     page.wait_for_selector(DECISION, state="attached")
     page.wait_for_function(
-        "window.liveLog.some((e) => e.region === 'announce' && e.text.startsWith('Time is nearly up'))",
+        "window.liveLog.some((e) => e.region === 'announce'"
+        " && e.text.startsWith('Time is nearly up'))",
         timeout=15000,
     )
     page.wait_for_timeout(1500)
@@ -189,7 +192,7 @@ def test_adding_a_bot_keeps_the_focus_on_that_seat_and_says_what_it_does(
 def test_labels_in_english_card_counts_nav_and_the_leaderboard_toggle(
     new_page: Callable[..., Page],
 ) -> None:
-    """"1 card" (not "1 cards"); the main <nav> and the leaderboard's period toggle have names
+    """ "1 card" (not "1 cards"); the main <nav> and the leaderboard's period toggle have names
     in the page's language; the add-bot button says what it does."""
     page = new_page(lang="en")
     create_room(page, "Ann")
@@ -350,6 +353,8 @@ def test_stepping_through_a_replay_keeps_the_focus_and_says_the_trick(
     assert [x.split(":")[0] for x in said] == ["Trick 2 of 3", "Trick 3 of 3"], said
     assert said[1].endswith(" won the trick")
     page.keyboard.press("Enter")  # «قبلی», to trick 2: still there
-    page.wait_for_function("document.getElementById('replay-trick-title').textContent.startsWith('Trick 2')")
+    page.wait_for_function(
+        "document.getElementById('replay-trick-title').textContent.startsWith('Trick 2')"
+    )
     assert active_is(page, "#replay-prev")
     assert announced(page)[-1].startswith("Trick 2 of 3")

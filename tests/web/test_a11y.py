@@ -51,7 +51,9 @@ def test_a_bot_hakems_trump_is_said_once_politely(new_page: Callable[..., Page])
         "(said) => window.liveLog.some((e) => e.region === 'announce' && e.text === said)", arg=said
     )
     assert page.get_attribute("#announce", "aria-live") == "polite"
-    for _ in range(12):  # a few of our own turns: the trump is not said again
+    # Six of our own turns (six tricks: a hand cannot end before seven, and the next hand's
+    # trump, perhaps the same suit, would rightly be said again): the trump is not said again.
+    for _ in range(6):
         page.wait_for_selector(DECISION, state="attached")
         take_turn(page)
     assert announced(page).count(said) == 1, announced(page)

@@ -216,3 +216,29 @@ def test_two_members_of_one_name_can_be_told_apart(clock: Clock) -> None:
     ok(table.handle("cy", {"type": "join", "name": "سارا"}, clock.now))
     ok(table.handle("dee", {"type": "join", "name": "سارا"}, clock.now))
     assert table.members["dee"].name == "سارا ۲"
+
+
+def test_the_owner_seats_only_people_who_are_here(clock: Clock) -> None:
+    """A member who closed the page, seated by the owner, would be put in a game they never
+    joined (and cancelled when their grace ran out, on their profile)."""
+    table = make_table(clock)
+    join(table, clock, "bob")
+    table.disconnect("bob", clock.now)
+    reply = err(
+        table.handle("ann", {"type": "sit", "seat": 1, "player": "bob"}, clock.now), "not_here"
+    )
+    assert "Bob" in reply["message"] and reply["message_fa"]
+    assert table.seat_of("bob") is None
+    table.connect("bob", clock.now)
+    ok(table.handle("ann", {"type": "sit", "seat": 1, "player": "bob"}, clock.now))
+    assert table.seat_of("bob") == 1
+
+
+def test_the_quick_match_seats_its_players_before_they_connect(clock: Clock) -> None:
+    """The server sets a quick room up (joins, seats) before the matched pages connect."""
+    table = make_table(clock)
+    table.quick = True
+    join(table, clock, "bob")
+    table.disconnect("bob", clock.now)
+    ok(table.handle("ann", {"type": "sit", "seat": 1, "player": "bob"}, clock.now))
+    assert table.seat_of("bob") == 1

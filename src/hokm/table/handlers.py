@@ -180,6 +180,17 @@ def cmd_sit(table: Table, player: str, cmd: Command, now: float) -> None:
     assert cmd.seat is not None
     require_not_playing(table, "change seats")
     target = target_of(table, player, cmd, "seat")
+    member = table.members.get(target)
+    # A member who closed the page, seated by the owner, would be counted in a game they
+    # never joined and cancelled when their grace ran out. The quick match is the exception:
+    # the server seats its matched players before their pages connect.
+    quick_setup = table.quick and table.game_number == 0
+    if target != player and member is not None and not member.is_connected and not quick_setup:
+        raise TableError(
+            "not_here",
+            f"{member.name} is not in the room now: only people here can be seated",
+            f"{member.name} الان در اتاق نیست؛ فقط کسانی که اینجا هستند می‌نشینند",
+        )
     if table.seats[cmd.seat].kind != "empty":
         if table.seats[cmd.seat].player == target:
             return

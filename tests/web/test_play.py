@@ -366,6 +366,9 @@ def test_skip_link_and_what_a_screen_reader_hears_at_the_table(
     score, tricks, trump and card counts are read with their words, not as bare digits."""
     page = new_page(lang="en")
     start_practice(page, "Kbd", level="easy")
+    # On our own turn to play nothing moves until we do: before, a bot hakem's trump could
+    # land between the Enter and the check and take the focus to our hand (under load).
+    take_turns_until(page, ".hand .card.legal")
     page.focus("#skip-link")  # the first stop of the Tab order
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "main"

@@ -174,3 +174,49 @@ def test_an_empty_seed_is_refused(command: str, capsys: pytest.CaptureFixture[st
         main([*command.split(), "--seed", " "])
     assert done.value.code == 2
     assert "--seed: a seed is not empty" in capsys.readouterr().err
+
+
+LONG = "x" * 200
+CLIPPED = "x" * 40 + "…"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--hands", LONG],  # argparse's own "invalid int value"
+        ["simulate", "--preset", LONG],  # argparse's "invalid choice"
+        ["simulate", LONG],  # an unrecognized argument
+        ["bench", "--scale", LONG],
+        ["analyse", "--kot-nodes", "9" * 200, "game.json"],
+        ["serve", "--allow-origin", LONG],
+    ],
+)
+def test_a_parsing_error_repeats_at_most_40_characters_of_the_input(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert done.value.code == 2
+    assert ("9" * 40 + "…" if "--kot-nodes" in argv else CLIPPED) in err
+    assert "x" * 41 not in err and "9" * 41 not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["arena", LONG, "rule", "--boards", "1"],
+        ["arena", "rule", f"rule:lead_queen={LONG}", "--boards", "1"],
+        ["arena", "rule", f"rule:{LONG}=1", "--boards", "1"],
+        ["tournament", "rule", LONG, "--boards", "1"],
+        ["bench", LONG],
+        ["verify", "--seed", "s", "--hakem", "0", "--seat", "1", "--cards", LONG],
+    ],
+)
+def test_a_commands_own_error_repeats_at_most_40_characters_of_the_input(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert f"'{CLIPPED}'" in err and "x" * 41 not in err

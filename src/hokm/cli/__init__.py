@@ -11,14 +11,19 @@ import importlib
 import importlib.metadata
 import io
 import os
+import re
 import select
 import sys
 import textwrap
+import typing
 from collections.abc import Callable, Sequence
 
 from hokm.engine import Suit, latin_digits
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "clip", "clip_quoted", "main"]
+
+#: the most characters of a user's input an error message repeats (then "…")
+ECHO_LIMIT = 40
 
 COMMANDS: tuple[str, ...] = (
     "serve",
@@ -33,10 +38,16 @@ COMMANDS: tuple[str, ...] = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors repeat at most :data:`ECHO_LIMIT` characters of what was
+    typed ("invalid int value: 'xxxx…'"); the subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        super().error(clip_quoted(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="hokm", description="Hokm (حکم): the Persian trick-taking card game."
-    )
+    parser = _Parser(prog="hokm", description="Hokm (حکم): the Persian trick-taking card game.")
     parser.add_argument("--version", action="version", version=f"hokm {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
@@ -56,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra:  # said with the command's own usage, not the top-level one
         command = _subparser(parser, getattr(args, "command", None)) or parser
-        command.error(f"unrecognized arguments: {' '.join(extra)}")
+        command.error(f"unrecognized arguments: {clip(' '.join(extra))}")
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()
@@ -113,6 +124,38 @@ def count(n: int, noun: str) -> str:
     ('1 run', '3 boards')
     """
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` as an error message repeats it: at most ``limit`` characters, then "…".
+
+    >>> clip("rule"), clip("x" * 50)
+    ('rule', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…')
+    """
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# a piece in quotes as repr writes one; not an apostrophe inside a word ("the bot's seed")
+_QUOTED = re.compile(r"(?<!\w)(?:'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\")(?!\w)")
+
+
+def clip_quoted(message: str, limit: int = ECHO_LIMIT) -> str:
+    """A message with every quoted piece of input in it (``'…'`` or ``"…"``, as ``repr``
+    quotes) clipped to ``limit`` characters.
+
+    >>> clip_quoted("unknown bot '" + "x" * 50 + "': choose one of rule, search")
+    "unknown bot 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…': choose one of rule, search"
+    >>> prose = "a bot's seed comes from --seed, not from the hakem's options; " * 2
+    >>> clip_quoted(prose) == prose
+    True
+    """
+
+    def shorten(match: re.Match[str]) -> str:
+        quote = match.group(0)[0]
+        inner = match.group(1) if quote == "'" else match.group(2)
+        return f"{quote}{clip(inner, limit)}{quote}"
+
+    return _QUOTED.sub(shorten, message)
 
 
 def card_letters(text: str) -> str:
@@ -190,7 +233,7 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} is from {low} to {high}, not {value}")
+            raise argparse.ArgumentTypeError(f"{what} is from {low} to {high}, not {clip(text)}")
         return value
 
     return parse

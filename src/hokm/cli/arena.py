@@ -17,7 +17,7 @@ import time
 from typing import Any, TextIO
 
 from hokm.arena import ArenaReport, TimingStats, run_arena
-from hokm.cli import seed_text
+from hokm.cli import clip_quoted, seed_text
 from hokm.engine import PRESETS, RuleSet
 from hokm.engine.errors import HokmError
 
@@ -85,7 +85,7 @@ def match_rules(args: argparse.Namespace, command: str, err: TextIO) -> RuleSet 
     try:
         return RuleSet.preset(args.preset) if args.preset else RuleSet()
     except HokmError as exc:
-        print(f"hokm {command}: {exc}", file=err)
+        print(f"hokm {command}: {clip_quoted(str(exc))}", file=err)
         return None
 
 
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         )
     except ValueError as exc:
         shown.end()
-        print(f"hokm arena: {exc}", file=err)
+        print(f"hokm arena: {clip_quoted(str(exc))}", file=err)
         return 2
     shown.end()
     if args.json:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from hokm.cli import count
+from hokm.cli import clip, count
 from hokm.engine import Deal, Game, Phase, RuleSet, Seat, judge, record_from_game, view_of
 
 __all__ = [
@@ -281,7 +281,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in SECTIONS]
     problem = None
     if unknown:
-        problem = f"unknown section {unknown[0]!r}; sections: {', '.join(SECTIONS)}"
+        problem = f"unknown section {clip(unknown[0])!r}; sections: {', '.join(SECTIONS)}"
     elif args.repeat < 1:
         problem = f"--repeat is at least 1, not {args.repeat}"
     elif not 0 < args.scale <= 100:  # (NaN and infinity too: inf crashed, 1e30 never ended)

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from hokm.bots import LEVELS, Bot, RuleBot, legal_actions_of, make_bot
 from hokm.bots.knowledge import current_winner
-from hokm.cli import card_letters, seed_text
+from hokm.cli import card_letters, clip, clip_quoted, seed_text
 from hokm.engine import (
     PRESETS,
     Action,
@@ -139,7 +139,7 @@ def run(
         if args.target is not None:
             rules = rules.replace(target_points=args.target)
     except HokmError as exc:
-        print(f"hokm play: {exc}", file=err)
+        print(f"hokm play: {clip_quoted(str(exc))}", file=err)
         return 2
     if args.seed is not None and not args.seed.strip():
         print("hokm play: --seed is empty: give a seed, or leave it out for a new one", file=err)
@@ -648,7 +648,7 @@ class PlaySession:
             try:
                 return ChooseTrump(HUMAN, Suit.parse(text))
             except HokmError as exc:
-                self.say(f"  {exc} (help for help)", wrap=True)
+                self.say(f"  {clip_quoted(str(exc))} (help for help)", wrap=True)
 
     def _ask_bam(self, view: SeatView) -> Action:
         hint = self.helper.decide_bam(view)
@@ -816,7 +816,7 @@ def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = (
     try:
         card = Card.parse(card_letters(text))
     except HokmError:
-        return f"not a card: {text!r}; type one such as QH, 10♥ or its number (h for help)"
+        return f"not a card: {clip(text)!r}; type one such as QH, 10♥ or its number (h for help)"
     if card not in hand:
         return f"you do not hold {card.pretty}"
     return card

@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable
 from typing import Any, cast
 
-from hokm.cli import not_blank, whole_number
+from hokm.cli import clip, not_blank, whole_number
 from hokm.table import TableConfig
 
 __all__ = [
@@ -257,7 +257,7 @@ def check_database(url: str) -> str | None:
     try:
         parsed = make_url(url)
     except ArgumentError:
-        return f"not a database URL: {url!r} (a SQLite file path, or postgresql://…)"
+        return f"not a database URL: {clip(url)!r} (a SQLite file path, or postgresql://…)"
     shown = parsed.render_as_string(hide_password=True)
     if not parsed.drivername.startswith(("sqlite", "postgresql")):
         return f"unsupported database {shown}: use a SQLite file path or postgresql://…"
@@ -298,7 +298,7 @@ def check_listen(host: str, port: int) -> str | None:
         elif host.count(":") == 1 and host.rpartition(":")[2].isdigit():
             name, _, number = host.rpartition(":")
             hint = f"; give the port on its own: --host {name} --port {number}"
-        return f"cannot listen on {host!r}: not an address of this machine ({exc}){hint}"
+        return f"cannot listen on {clip(host)!r}: not an address of this machine ({exc}){hint}"
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does

@@ -17,7 +17,7 @@ import time
 from typing import Any, TextIO
 
 from hokm.arena import TournamentReport, run_tournament
-from hokm.cli import count
+from hokm.cli import clip_quoted, count
 from hokm.cli.arena import Progress, add_match_options, match_rules, print_json, signed
 
 __all__ = ["format_tournament", "register", "run"]
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         )
     except ValueError as exc:
         shown.end()
-        print(f"hokm tournament: {exc}", file=err)
+        print(f"hokm tournament: {clip_quoted(str(exc))}", file=err)
         return 2
     shown.end()
     if args.json:

@@ -15,7 +15,7 @@ import string
 import sys
 from typing import Any
 
-from hokm.cli import card_letters, count, fold
+from hokm.cli import card_letters, clip_quoted, count, fold
 from hokm.cli.referee import UnreadableError, load_json, read_text
 from hokm.engine import Card, Deal, HokmError, Seat, seed_commitment, sort_hand
 from hokm.engine.records import DealCheck, check_deal, verify_record
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             cards = {args.seat: _card_list(args.cards)}
         except HokmError as exc:
-            return _usage(f"--cards: {exc}")
+            return _usage(f"--cards: {clip_quoted(str(exc))}")
         given = cards[args.seat]
         twice = sorted({str(c) for c in given if given.count(c) > 1})
         if twice:

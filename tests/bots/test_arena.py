@@ -183,9 +183,9 @@ def test_cli_bad_bot_or_numbers_give_a_clear_error() -> None:
     assert "unknown bot 'wizard'" in err.getvalue()
     for boards in (-1, 0):  # no boards: nothing to report (it played 2 games and 0/0 hands)
         assert arena_cli.run(_args(boards=boards), out=out, err=err) == 2
-        assert f"--boards must be ≥ 1, not {boards}" in err.getvalue()
+        assert f"--boards is from 1 to 100000, not {boards}" in err.getvalue()
     assert arena_cli.run(_args(games=-1), out=out, err=err) == 2
-    assert "--games must be ≥ 0, not -1" in err.getvalue()
+    assert "--games is from 0 to 10000, not -1" in err.getvalue()
     assert arena_cli.run(_args(a="rule:", quiet=True), out=out, err=err) == 2
     assert "no option after ':'" in err.getvalue()
 

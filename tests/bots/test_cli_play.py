@@ -147,7 +147,7 @@ def test_refusals_go_to_standard_error(capsys: pytest.CaptureFixture[str]) -> No
     assert not said.out and "--target" in said.err
     assert main(["simulate", "--hands", "0"]) == 2
     said = capsys.readouterr()
-    assert not said.out and "--hands must be at least 1" in said.err
+    assert not said.out and "--hands is from 1 to 1000000, not 0" in said.err
 
 
 def test_the_game_is_saved_as_a_record_that_the_referee_and_the_analysis_accept(

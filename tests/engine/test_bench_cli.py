@@ -36,7 +36,7 @@ def test_unknown_sections_are_refused(capsys: pytest.CaptureFixture[str]) -> Non
         assert main(["bench", "engine", "--scale", scale]) == 2
         assert "--scale is above 0 and at most 100" in capsys.readouterr().err
     assert main(["bench", "engine", "--repeat", "0"]) == 2
-    assert capsys.readouterr().err.strip() == "hokm bench: --repeat is at least 1, not 0"
+    assert capsys.readouterr().err.strip() == "hokm bench: --repeat is from 1 to 100, not 0"
 
 
 def test_the_analysis_section_analyses_whole_games(capsys: pytest.CaptureFixture[str]) -> None:

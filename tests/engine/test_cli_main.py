@@ -220,3 +220,45 @@ def test_a_commands_own_error_repeats_at_most_40_characters_of_the_input(
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1
     assert f"'{CLIPPED}'" in err and "x" * 41 not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["simulate", "--hands", "1" + "0" * 20], "--hands is from 1 to 1000000, not 1" + "0" * 20),
+        (["simulate", "--hands", "1000001"], "--hands is from 1 to 1000000, not 1000001"),
+        (["arena", "rule", "naive", "--boards", "100001"], "--boards is from 1 to 100000"),
+        (["arena", "rule", "naive", "--games", "10001"], "--games is from 0 to 10000, not 10001"),
+        (["tournament", "rule", "naive", "--boards", "10" * 30], "--boards is from 1 to 100000"),
+        (["bench", "--repeat", "101"], "--repeat is from 1 to 100, not 101"),
+    ],
+)
+def test_a_count_beyond_its_maximum_is_refused_in_one_line_naming_the_option(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``simulate --hands 100000000000000000000`` played for ever; now it is refused before
+    anything runs."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"hokm {argv[0]}: {said}")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["simulate", "--hands", "1e20"],
+            "not a whole number: '1e20' (--hands is from 1 to 1000000)",
+        ),
+        (["arena", "a", "b", "--boards", "2.5"], "'2.5' (--boards is from 1 to 100000)"),
+        (["arena", "a", "b", "--games", "x"], "'x' (--games is from 0 to 10000)"),
+        (["bench", "--repeat", "1e3"], "'1e3' (--repeat is from 1 to 100)"),
+    ],
+)
+def test_a_count_that_is_no_whole_number_is_refused_with_the_options_range(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2 and said in capsys.readouterr().err

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from hokm.engine import Suit, latin_digits
 
-__all__ = ["COMMANDS", "clip", "clip_quoted", "main"]
+__all__ = ["COMMANDS", "clip", "clip_quoted", "count_option", "main", "out_of_range"]
 
 #: the most characters of a user's input an error message repeats (then "…")
 ECHO_LIMIT = 40
@@ -237,6 +237,36 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def count_option(option: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type`` for a count such as ``--hands``: a whole number, else an error
+    naming the option's range (``1e20`` is no whole number). The range itself is checked by
+    the command with :func:`out_of_range`, so that a refusal is its own one line, exit 2."""
+
+    def parse(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"not a whole number: {text!r} ({option} is from {low} to {high})"
+            ) from None
+
+    return parse
+
+
+def out_of_range(option: str, value: int, low: int, high: int) -> str | None:
+    """Why ``value`` is refused for the count ``option`` (None: it is from ``low`` to
+    ``high``).
+
+    >>> out_of_range("--hands", 10**20, 1, 1_000_000)
+    '--hands is from 1 to 1000000, not 100000000000000000000'
+    >>> out_of_range("--hands", 5, 1, 1_000_000) is None
+    True
+    """
+    if low <= value <= high:
+        return None
+    return f"{option} is from {low} to {high}, not {clip(str(value))}"
 
 
 def not_blank(refusal: str) -> Callable[[str], str]:

@@ -17,11 +17,13 @@ import time
 from typing import Any, TextIO
 
 from hokm.arena import ArenaReport, TimingStats, run_arena
-from hokm.cli import clip_quoted, seed_text
+from hokm.cli import clip_quoted, count_option, out_of_range, seed_text
 from hokm.engine import PRESETS, RuleSet
 from hokm.engine.errors import HokmError
 
 __all__ = [
+    "MAX_BOARDS",
+    "MAX_GAMES",
     "Progress",
     "add_match_options",
     "format_report",
@@ -31,6 +33,10 @@ __all__ = [
     "run",
     "signed",
 ]
+
+
+MAX_BOARDS = 100_000  # 100 times the 1,000 of a careful comparison
+MAX_GAMES = 10_000
 
 
 def register(subparsers: Any) -> None:
@@ -51,7 +57,12 @@ def register(subparsers: Any) -> None:
 
 def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str) -> None:
     """The options ``hokm arena`` and ``hokm tournament`` share."""
-    parser.add_argument("--boards", type=int, default=200, help=boards)
+    parser.add_argument(
+        "--boards",
+        type=count_option("--boards", 1, MAX_BOARDS),
+        default=200,
+        help=f"{boards}; at most {MAX_BOARDS}",
+    )
     parser.add_argument(
         "--cpu-time",
         action="store_true",
@@ -65,10 +76,10 @@ def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str
     )
     parser.add_argument(
         "--games",
-        type=int,
+        type=count_option("--games", 0, MAX_GAMES),
         default=None,
         help="whole games per match, played in pairs with the teams swapped (an odd number is "
-        "rounded up; default boards/5)",
+        f"rounded up; default boards/5; at most {MAX_GAMES})",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -76,11 +87,11 @@ def add_match_options(parser: argparse.ArgumentParser, *, boards: str, seed: str
 
 def match_rules(args: argparse.Namespace, command: str, err: TextIO) -> RuleSet | None:
     """The rules of ``--preset``, or None after saying why the options are refused."""
-    if args.boards < 1:
-        print(f"hokm {command}: --boards must be ≥ 1, not {args.boards}", file=err)
-        return None
-    if args.games is not None and args.games < 0:
-        print(f"hokm {command}: --games must be ≥ 0, not {args.games}", file=err)
+    problem = out_of_range("--boards", args.boards, 1, MAX_BOARDS)
+    if problem is None and args.games is not None:
+        problem = out_of_range("--games", args.games, 0, MAX_GAMES)
+    if problem is not None:
+        print(f"hokm {command}: {problem}", file=err)
         return None
     try:
         return RuleSet.preset(args.preset) if args.preset else RuleSet()

@@ -21,10 +21,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from hokm.cli import clip, count
+from hokm.cli import clip, count, count_option, out_of_range
 from hokm.engine import Deal, Game, Phase, RuleSet, Seat, judge, record_from_game, view_of
 
 __all__ = [
+    "MAX_REPEAT",
     "SECTIONS",
     "BenchOptions",
     "Measurement",
@@ -33,6 +34,8 @@ __all__ = [
     "random_hands",
     "register",
 ]
+
+MAX_REPEAT = 100  # runs per figure
 
 #: Section name → "module:function". Add a line for a new section.
 SECTIONS: dict[str, str] = {
@@ -268,7 +271,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "sections", nargs="*", metavar="SECTION", help=f"sections: {', '.join(SECTIONS)}"
     )
-    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median; 5)")
+    parser.add_argument(
+        "--repeat",
+        type=count_option("--repeat", 1, MAX_REPEAT),
+        default=5,
+        help=f"runs per figure (median; 5; at most {MAX_REPEAT})",
+    )
     parser.add_argument(
         "--scale", type=float, default=1.0, help="work per run (e.g. 0.1; at most 100)"
     )
@@ -282,8 +290,8 @@ def run(args: argparse.Namespace) -> int:
     problem = None
     if unknown:
         problem = f"unknown section {clip(unknown[0])!r}; sections: {', '.join(SECTIONS)}"
-    elif args.repeat < 1:
-        problem = f"--repeat is at least 1, not {args.repeat}"
+    elif (repeat := out_of_range("--repeat", args.repeat, 1, MAX_REPEAT)) is not None:
+        problem = repeat
     elif not 0 < args.scale <= 100:  # (NaN and infinity too: inf crashed, 1e30 never ended)
         problem = f"--scale is above 0 and at most 100, not {args.scale:g}"
     if problem is not None:

@@ -17,10 +17,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from hokm.cli import seed_text
+from hokm.cli import count_option, out_of_range, seed_text
 from hokm.engine import PRESETS, Deal, DrawAces, Game, Phase, RuleSet
 
-__all__ = ["SimulationStats", "register", "run", "simulate"]
+__all__ = ["MAX_HANDS", "SimulationStats", "register", "run", "simulate"]
+
+MAX_HANDS = 1_000_000  # about three minutes of random play; more is a typo
 
 
 # Results of hands that reached 7–0 (a kot of either kind, or a bam attempt).
@@ -100,7 +102,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play random legal games with seeded deals and print statistics: "
         "hakem-team win rate, kot and hakem-kot rates, mean tricks per hand, hands per second.",
     )
-    parser.add_argument("--hands", type=int, default=10_000, help="hands to play (10000)")
+    parser.add_argument(
+        "--hands",
+        type=count_option("--hands", 1, MAX_HANDS),
+        default=10_000,
+        help=f"hands to play (10000; at most {MAX_HANDS})",
+    )
     parser.add_argument(
         "--seed",
         type=seed_text,
@@ -115,8 +122,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.hands < 1:
-        print("hokm simulate: --hands must be at least 1", file=sys.stderr)
+    problem = out_of_range("--hands", args.hands, 1, MAX_HANDS)
+    if problem is not None:
+        print(f"hokm simulate: {problem}", file=sys.stderr)
         return 2
     rules = RuleSet.preset(args.preset) if args.preset else RuleSet()
     stats = simulate(args.hands, seed=args.seed, rules=rules)

@@ -16,6 +16,7 @@ import json
 import sys
 
 from hokm.arena import mean_interval, paired_difference
+from hokm.cli.arena import interval, signed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,11 +39,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for label, run in (("first", first), ("second", second)):
         net = mean_interval(run["board_net"])
-        interval = f"{net.mean:+.3f} [{net.low:+.3f}, {net.high:+.3f}]"
-        print(f"{label:6}  {run['a']} vs {run['b']}: {interval}")
+        boards = len(run["board_net"])
+        shown = f"{signed(net.mean)} {interval(net.low, net.high, boards)}"
+        print(f"{label:6}  {run['a']} vs {run['b']}: {shown}")
+    boards = len(first["board_net"])
     print(
-        f"first − second: {diff.mean:+.3f} [{diff.low:+.3f}, {diff.high:+.3f}] over "
-        f"{len(first['board_net'])} boards, {differing} of them differ"
+        f"first − second: {signed(diff.mean)} {interval(diff.low, diff.high, boards)} over "
+        f"{boards} boards, {differing} of them differ"
     )
     return 0
 

@@ -4,8 +4,10 @@ A **board** is one deal (a seed and a hakem seat). It is played twice with the s
 the same seats: first bot A holds seats 0 and 2 and bot B seats 1 and 3, then the teams swap.
 The luck of the cards cancels; what remains is the difference between the bots. For each
 board the arena records A's net points (A's points minus B's, summed over both plays) and the
-hands A won. The **match** plays whole games to the target with common random deals (each game
-seed played twice, teams swapped) and reports A's game-win rate with a Wilson interval.
+hands A won; the mean net comes with a Student-t 95 % interval, or none from fewer than two
+boards or from boards that all came out the same (no spread to measure). The **match** plays
+whole games to the target with common random deals (each game seed played twice, teams
+swapped) and reports A's game-win rate with a Wilson interval (none from no game).
 Every decision is timed per bot and per trick number.
 
 The logic is pure apart from the clock, which is injectable.
@@ -38,10 +40,12 @@ __all__ = [
     "TimingStats",
     "TournamentReport",
     "bot_factory",
+    "json_number",
     "mean_interval",
     "paired_difference",
     "run_arena",
     "run_tournament",
+    "t_quantile",
     "wilson_interval",
 ]
 
@@ -55,34 +59,85 @@ Progress = Callable[[str, int, int, "ArenaReport"], None]
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """An estimate with a 95 % confidence interval."""
+    """An estimate with a 95 % confidence interval. No interval (too few samples, or none
+    with any spread) has the bounds ±infinity; no estimate at all (no sample) a NaN mean."""
 
     mean: float
     low: float
     high: float
 
+    @property
+    def known(self) -> bool:
+        """True when there is an interval (finite bounds)."""
+        return math.isfinite(self.low) and math.isfinite(self.high)
+
     def to_dict(self) -> dict[str, float | None]:
-        """JSON data: a bound that is not known yet (one sample: ±infinity) is ``null``, as
-        JSON has no infinity."""
-        return {k: v if math.isfinite(v) else None for k, v in self.items()}
+        """JSON data: a value that is not known (no interval: ±infinity; no estimate: NaN) is
+        ``null``, as JSON has neither; a zero is never written ``-0.0``.
+
+        >>> Interval(-0.0, -math.inf, math.inf).to_dict()
+        {'mean': 0.0, 'low': None, 'high': None}
+        """
+        return {k: json_number(v) for k, v in self.items()}
 
     def items(self) -> list[tuple[str, float]]:
         return [("mean", self.mean), ("low", self.low), ("high", self.high)]
 
 
-def mean_interval(values: list[float], *, z: float = 1.96) -> Interval:
-    """The mean with a normal-approximation 95 % interval.
+def json_number(value: float) -> float | None:
+    """``value`` as the JSON reports write it: ``None`` (null) when it is not finite, and
+    ``0.0`` for ``-0.0``, which reads as a loss that is not there.
+
+    >>> json_number(-0.0), json_number(math.nan), json_number(-0.5)
+    (0.0, None, -0.5)
+    """
+    return value + 0.0 if math.isfinite(value) else None
+
+
+# The two-sided 95 % quantiles of Student's t, for 1 to 30 degrees of freedom.
+_T95 = (
+    *(12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228),
+    *(2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086),
+    *(2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042),
+)
+_Z95 = 1.959964
+
+
+def t_quantile(df: int) -> float:
+    """The two-sided 95 % quantile of Student's t with ``df`` degrees of freedom: a table up
+    to 30, then the Cornish–Fisher series, which goes on from the table to the normal's 1.96.
+
+    >>> t_quantile(1), t_quantile(3), round(t_quantile(31), 3), round(t_quantile(10**6), 3)
+    (12.706, 3.182, 2.039, 1.96)
+    """
+    if df < 1:
+        raise ValueError(f"degrees of freedom are at least 1, not {df}")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = _Z95
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+def mean_interval(values: Sequence[float]) -> Interval:
+    """The mean with a Student-t 95 % interval (3 boards: t = 3.18, not the normal's 1.96).
+
+    Fewer than two values, or values that are all the same, give no interval (bounds
+    ±infinity, ``null`` in JSON) rather than one of zero width: a sample without spread says
+    nothing about the spread. No value at all gives no mean either (NaN).
 
     >>> mean_interval([1.0, -1.0, 1.0, -1.0]).low < 0 < mean_interval([1.0, -1.0]).high
     True
+    >>> mean_interval([2.0, 2.0, 2.0]).known, mean_interval([2.0]).known
+    (False, False)
     """
     n = len(values)
     if n == 0:
-        return Interval(0.0, 0.0, 0.0)
+        return Interval(math.nan, -math.inf, math.inf)
     mean = statistics.fmean(values)
-    if n == 1:
+    spread = statistics.stdev(values) if n > 1 else 0.0
+    if spread == 0:
         return Interval(mean, -math.inf, math.inf)
-    half = z * statistics.stdev(values) / math.sqrt(n)
+    half = t_quantile(n - 1) * spread / math.sqrt(n)
     return Interval(mean, mean - half, mean + half)
 
 
@@ -107,11 +162,15 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[Interval,
 def wilson_interval(wins: float, n: int, *, z: float = 1.96) -> Interval:
     """The Wilson score interval of a proportion ``wins / n``.
 
+    No trial (``n`` 0) gives no rate at all: NaN, ``null`` in JSON (not a rate of 0).
+
     >>> round(wilson_interval(50, 100).low, 3), round(wilson_interval(50, 100).high, 3)
     (0.404, 0.596)
+    >>> wilson_interval(0, 0).to_dict()
+    {'mean': None, 'low': None, 'high': None}
     """
     if n == 0:
-        return Interval(0.0, 0.0, 1.0)
+        return Interval(math.nan, math.nan, math.nan)
     p = wins / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -463,7 +522,7 @@ class TournamentReport:
             "standings": [
                 {
                     "bot": r.bot,
-                    "net_points_per_board": r.net,
+                    "net_points_per_board": json_number(r.net),
                     "boards": r.boards,
                     "hands_won": r.hands_won,
                     "hands": r.hands,

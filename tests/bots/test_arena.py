@@ -68,9 +68,46 @@ def test_wilson_and_mean_intervals() -> None:
     assert wilson_interval(10, 10).high == 1.0
     w = wilson_interval(99, 100)
     assert w.low < 0.99 < w.high <= 1.0
-    m = mean_interval([1.0, 1.0, 1.0])
-    assert m.mean == m.low == m.high == 1.0
     assert math.isinf(mean_interval([2.0]).high)
+
+
+def test_a_small_sample_gets_a_student_t_interval_and_never_one_of_zero_width() -> None:
+    """Three boards of +2, 0, +1: t with 2 degrees of freedom (4.303), not the normal's 1.96,
+    which gave an interval less than half as wide. Boards that all came out the same, one
+    board, or none have no interval (null in JSON), not [x, x]."""
+    m = mean_interval([2.0, 0.0, 1.0])
+    assert m.mean == 1.0
+    assert m.high - 1.0 == pytest.approx(4.303 * 1.0 / math.sqrt(3))
+    assert m.low == pytest.approx(2.0 - m.high)
+    four = mean_interval([2.0, 0.0, 2.0, 0.0])
+    assert four.high - four.mean == pytest.approx(3.182 * math.sqrt(4 / 3) / 2)
+    for values in ([1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0], [2.0]):
+        same = mean_interval(values)
+        assert same.mean == values[0] and not same.known
+        assert same.to_dict() == {"mean": values[0], "low": None, "high": None}
+    assert mean_interval([]).to_dict() == {"mean": None, "low": None, "high": None}
+    big = mean_interval([1.0, -1.0] * 500)  # the t quantile tends to the normal's 1.96
+    assert big.high - big.mean == pytest.approx(
+        1.9623 * math.sqrt(1000 / 999) / math.sqrt(1000), rel=1e-3
+    )
+
+
+def test_no_games_give_no_game_win_rate_and_no_minus_zero_is_printed() -> None:
+    """--games 0: the game-win rate is null, not 0 (no game was lost either); a level
+    result against the first bot is written 0.0, never -0.0."""
+    report = run_arena("rule", "rule", boards=4, seed="zero", games=0)
+    data = report.to_dict()
+    assert data["games"] == 0
+    assert data["game_win_rate"] == {"mean": None, "low": None, "high": None}
+    assert data["net_points_per_board"] == {"mean": 0.0, "low": None, "high": None}
+    out = io.StringIO()
+    args = _args(a="rule", b="rule", boards=4, games=0, json=True, quiet=True)
+    assert arena_cli.run(args, out=out, err=io.StringIO()) == 0
+    assert "-0.0" not in out.getvalue()
+    assert json.loads(out.getvalue())["game_win_rate"]["mean"] is None
+    out = io.StringIO()
+    assert arena_cli.run(_args(a="rule", b="rule", boards=4, games=0, quiet=True), out=out) == 0
+    assert "[no interval: all 4 boards came out the same]" in out.getvalue()
 
 
 def test_bot_specs_are_checked() -> None:

@@ -97,3 +97,15 @@ def _parse(argv: list[str]) -> object:
     from hokm.cli import build_parser
 
     return build_parser().parse_args(argv)
+
+
+def test_a_level_match_is_written_zero_without_a_minus_and_without_an_interval() -> None:
+    """Two bots level on every board: the column's side of the table was -0.0 with the
+    zero-width interval [-0.0, -0.0]; now 0.0 with no interval (null), and "±n/a" as text."""
+    report = run_tournament(["rule", "rule:lead_queen=off"], boards=2, seed="z", games=0)
+    assert report.matches[0, 1].board_net == [0.0, 0.0]
+    data = report.to_dict()
+    level = {"mean": 0.0, "low": None, "high": None}
+    assert data["net_points_per_board"] == [[None, level], [level, None]]
+    assert "-0.0" not in json.dumps(data)
+    assert "+0.000±n/a" in command.format_tournament(report)

@@ -138,7 +138,24 @@ def print_json(
     """A match's (or tournament's) report as strict JSON, with the preset and the seconds."""
     data = {**data, "preset": args.preset or "platform-a"}
     data["seconds"] = round(time.perf_counter() - shown.started, 3)
-    print(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False), file=out)
+    print(
+        json.dumps(_no_negative_zero(data), indent=2, ensure_ascii=False, allow_nan=False), file=out
+    )
+
+
+def _no_negative_zero(data: Any) -> Any:
+    """``data`` with every ``-0.0`` written ``0.0`` (a report never shows a minus zero).
+
+    >>> _no_negative_zero({"a": [-0.0, 1], "b": -0.25})
+    {'a': [0.0, 1], 'b': -0.25}
+    """
+    if isinstance(data, float):
+        return data + 0.0
+    if isinstance(data, dict):
+        return {k: _no_negative_zero(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_no_negative_zero(v) for v in data]
+    return data
 
 
 def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -187,14 +204,19 @@ def _ms(stats: dict[str, float]) -> str:
     return f"{stats['median_ms']:.3f} / {stats['p95_ms']:.3f} / {stats['max_ms']:.3f}"
 
 
-def interval(low: float, high: float) -> str:
-    """A 95 % interval of points, or why there is none (one board has no spread).
+def interval(low: float, high: float, boards: int = 1) -> str:
+    """A 95 % interval of points, or why there is none: one board has no spread, and boards
+    that all came out the same show none either.
 
     >>> interval(-0.25, 0.5), interval(float("-inf"), float("inf"))
     ('[-0.250, +0.500]', '[no interval from one board]')
+    >>> interval(float("-inf"), float("inf"), boards=3)
+    '[no interval: all 3 boards came out the same]'
     """
     if not (math.isfinite(low) and math.isfinite(high)):
-        return "[no interval from one board]"
+        if boards <= 1:
+            return "[no interval from one board]"
+        return f"[no interval: all {boards} boards came out the same]"
     return f"[{signed(low)}, {signed(high)}]"
 
 
@@ -223,7 +245,7 @@ def format_report(
         f"{report.a} vs {report.b}   seed {report.seed!r}   preset {preset or 'platform-a'}",
         headline,
         f"boards: {report.boards}   net points per board {signed(net.mean)} "
-        f"{interval(net.low, net.high)} (95% CI)",
+        f"{interval(net.low, net.high, report.boards)} (95% CI)",
         f"hands won: {report.hands_won}/{report.hands} = {hands.mean:.1%} "
         f"[{hands.low:.1%}, {hands.high:.1%}]",
         "results: " + ", ".join(f"{k} {v}" for k, v in sorted(report.results.items())),

@@ -102,7 +102,7 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
             else:
                 net = report.net(i, j)
                 half = (net.high - net.low) / 2
-                spread = f"±{half:.3f}" if math.isfinite(half) else "±?"
+                spread = f"±{half:.3f}" if math.isfinite(half) else "±n/a"
                 cells.append(f"{f'{signed(net.mean)}{spread}':>{column}}")
         lines.append(f"{bot:<{width + 2}}" + "".join(cells))
     lines.append("standings (mean net points per board against all the others):")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hokm.analysis import GameAnalysis, RecordBrokenError, _as_a_lone_hand, analyse
+from hokm.analysis import GameAnalysis, PlayNote, RecordBrokenError, _as_a_lone_hand, analyse
 from hokm.bots import make_bot
 from hokm.bots.dd import card_outcomes
 from hokm.bots.fast import FastHand
@@ -274,3 +274,62 @@ def test_the_kot_budget_is_an_option_of_the_command(
     with pytest.raises(SystemExit):
         main(["analyse", "--kot-nodes", "5", str(path)])
     assert "from 100 to 1000000" in capsys.readouterr().err
+
+
+def _note(**kw: object) -> PlayNote:
+    base: dict[str, object] = dict(
+        play=4, trick=2, seat=1, card="4S", choices=3, outcome=-1, best_outcome=-1,
+        tricks=5, best_tricks=5, best=("5D",), points=-1, best_points=-1,
+    )  # fmt: skip
+    base.update(kw)
+    return PlayNote(**base)  # type: ignore[arg-type]
+
+
+def _said(note: PlayNote) -> str:
+    from hokm.cli.analyse import _note_text
+
+    return _note_text(note, lambda s: f"seat {s}")
+
+
+def test_a_play_whose_comparison_a_kot_left_unsettled_is_not_blamed() -> None:
+    """The played card is a sure kot against (-2); the better card is a loss or perhaps a kot
+    against too, its kot question unsettled (shown as none: -1). Not a proven mistake: the
+    note said "a kot against it …, perhaps a loss", as if the played card's own outcome were
+    in doubt; it says the comparison is unsettled and blames nothing."""
+    text = _said(_note(outcome=-2, best_outcome=-1, points=-2, best_points=-1))
+    assert "MISTAKE" not in text and "unsettled, not a mistake" in text
+    assert text.startswith("  Trick 2, seat 1 4♠: a kot against it for team 1; 5♦ perhaps")
+    assert "their kot was not settled" in text
+    # The played card's own kot unsettled: a win, perhaps a kot as the best card's.
+    text = _said(_note(outcome=1, best_outcome=2, points=1, best_points=2, kot_unsettled=True))
+    assert "MISTAKE" not in text and "too close to call, not a mistake" in text
+    assert "a win for team 1, perhaps a kot (کُت) as with 5♦" in text
+    # A card that keeps the outcome but whose kot against is open says so.
+    text = _said(_note(kot_unsettled=True))
+    assert "a loss, perhaps a kot against it (kot not settled)" in text
+    # A proven mistake is still one.
+    text = _said(_note(outcome=-1, best_outcome=1, points=-1, best_points=1, mistake=True))
+    assert "MISTAKE, a win became a loss for team 1" in text
+
+
+def test_json_counts_hands_and_plays_from_0_and_tricks_from_1_as_the_docs_say(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/records.md: ``hand`` and ``play`` are indexes, ``trick`` the number people read
+    ("play": 4, "trick": 2), the same number as the readable account's "Trick 2"."""
+    game = Game(RuleSet(), hakem=Seat(1))
+    game.apply(Deal.from_seed("count", Seat(1)))
+    game.choose_trump("H")
+    for _ in range(12):
+        game.play(game.legal_cards()[-1])
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(record_from_game(game)), encoding="utf-8")
+    assert main(["analyse", "--json", str(path)]) == 0
+    (hand,) = json.loads(capsys.readouterr().out)["hands"]
+    assert hand["hand"] == 0 and hand["plays"]
+    assert all(p["trick"] == p["play"] // 4 + 1 for p in hand["plays"])
+    assert {p["trick"] for p in hand["plays"]} <= {1, 2, 3}
+    assert main(["analyse", "--all", str(path)]) == 0
+    text = capsys.readouterr().out
+    for p in hand["plays"]:
+        assert f"  Trick {p['trick']}, seat {p['seat']} " in text

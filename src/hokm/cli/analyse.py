@@ -192,16 +192,29 @@ def _hand_text(hand: HandAnalysis, every: bool, seat: Callable[[int], str]) -> l
 def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:
     card = Card.parse(note.card).pretty
     head = f"  Trick {note.trick}, {seat(note.seat)} {card}"
-    if not note.mistake and note.outcome < note.best_outcome:  # a kot it could not settle
-        return (
-            f"{head}: {OUTCOMES[note.outcome]} for team {note.seat & 1}, perhaps "
-            f"{OUTCOMES[note.best_outcome]} (the kot was not settled within the search budget)."
+    team = note.seat & 1
+    if not note.mistake and note.outcome < note.best_outcome:
+        # Worse on its face, but a kot was not settled: the comparison is open, no blame.
+        better = ", ".join(Card.parse(c).pretty for c in note.best)
+        if note.kot_unsettled:  # this card's own kot question
+            return (
+                f"{head}: {OUTCOMES[note.outcome]} for team {team}, perhaps "
+                f"{OUTCOMES[note.best_outcome]} as with {better}: too close to call, not a "
+                "mistake (its kot was not settled within the search budget)."
+            )
+        return (  # the better cards' kot question: they are perhaps no better
+            f"{head}: {OUTCOMES[note.outcome]} for team {team}; {better} perhaps "
+            f"{OUTCOMES[note.best_outcome]}, perhaps the same: unsettled, not a mistake (their "
+            "kot was not settled within the search budget)."
         )
     if not note.mistake:
         best = "best" if note.card in note.best else "keeps the outcome"
         left = 14 - note.trick
+        perhaps = ""
+        if note.kot_unsettled:  # its kot (or the kot against it) is still open
+            perhaps = f", perhaps {OUTCOMES[2 if note.outcome > 0 else -2]} (kot not settled)"
         return (
-            f"{head}: {best}; {OUTCOMES[note.outcome]} for team {note.seat & 1} "
+            f"{head}: {best}; {OUTCOMES[note.outcome]}{perhaps} for team {team} "
             f"({note.tricks} of the {left} tricks left if all were played)."
         )
     better = ", ".join(Card.parse(c).pretty for c in note.best)

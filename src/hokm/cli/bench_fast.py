@@ -15,7 +15,10 @@ from hokm.bots.search import SearchBot
 from hokm.cli.bench import BenchOptions, Measurement, measure
 from hokm.engine import Deal, Game, RuleSet, Seat, Suit, view_of
 
-__all__ = ["fast_section"]
+__all__ = ["DEALS", "POSITIONS", "fast_section"]
+
+DEALS = 200  # the deals of the playout and play/undo figures
+POSITIONS = 20  # the positions of each solver figure
 
 
 def _positions(count: int, cards_left: int, seed: str) -> list[FastHand]:
@@ -42,11 +45,11 @@ def fast_section(options: BenchOptions) -> list[Measurement]:
     """Random playouts, play/undo, DDS and own-solver questions, search decisions."""
     deals = [
         [mask_of(h) for h in Deal.from_seed(f"{options.seed}:{i}", Seat(0)).hands]
-        for i in range(200)
+        for i in range(DEALS)
     ]
     rnd = random.Random(options.seed).random
-    full = _positions(20, 13, options.seed)
-    small = _positions(20, 5, options.seed)
+    full = _positions(POSITIONS, 13, options.seed)
+    small = _positions(POSITIONS, 5, options.seed)
     game = Game(RuleSet(), hakem=Seat(0))
     game.apply(Deal.from_seed(options.seed, Seat(0)))
     game.choose_trump(Suit.HEARTS)
@@ -56,13 +59,13 @@ def fast_section(options: BenchOptions) -> list[Measurement]:
 
     def playouts(n: int) -> int:
         for i in range(n):
-            random_playout(deals[i % 200], i & 3, i & 3, rnd)
+            random_playout(deals[i % DEALS], i & 3, i & 3, rnd)
         return n
 
     def play_undo(n: int) -> int:
         cards = 0
         for i in range(n):
-            hand = FastHand(deals[i % 200], i & 3, i & 3)
+            hand = FastHand(deals[i % DEALS], i & 3, i & 3)
             while not hand.is_over:
                 legal = hand.legal_mask()
                 hand.play((legal & -legal).bit_length() - 1)
@@ -99,20 +102,50 @@ def fast_section(options: BenchOptions) -> list[Measurement]:
             SearchBot(seed=i, learned=0).act(view)
         return n
 
+    # Each --scale measures the same deals and positions, a whole number of times over.
     return [
-        measure("random_playout: complete random hands", "hands/s", playouts, 20000, options),
-        measure("FastHand legal_mask + play (+ undo)", "cards/s", play_undo, 2000, options),
         measure(
-            "DDS 'reach 7?' for all cards, 13 cards a seat", "solves/s", reach7(full), 60, options
+            "random_playout: complete random hands",
+            "hands/s",
+            playouts,
+            20000,
+            options,
+            cycle=DEALS,
         ),
         measure(
-            "DDS 'reach 7?' for all cards, 5 cards a seat", "solves/s", reach7(small), 400, options
+            "FastHand legal_mask + play (+ undo)", "cards/s", play_undo, 2000, options, cycle=DEALS
         ),
         measure(
-            "own solver 'reach 7?' for all cards, 5 cards a seat", "solves/s", own7, 100, options
+            "DDS 'reach 7?' for all cards, 13 cards a seat",
+            "solves/s",
+            reach7(full),
+            60,
+            options,
+            cycle=POSITIONS,
         ),
         measure(
-            "card_outcomes (reach 7 + kot), 13 cards a seat", "solves/s", outcomes, 20, options
+            "DDS 'reach 7?' for all cards, 5 cards a seat",
+            "solves/s",
+            reach7(small),
+            400,
+            options,
+            cycle=POSITIONS,
+        ),
+        measure(
+            "own solver 'reach 7?' for all cards, 5 cards a seat",
+            "solves/s",
+            own7,
+            100,
+            options,
+            cycle=POSITIONS,
+        ),
+        measure(
+            "card_outcomes (reach 7 + kot), 13 cards a seat",
+            "solves/s",
+            outcomes,
+            20,
+            options,
+            cycle=POSITIONS,
         ),
         measure("SearchBot decision, 5th trick (40 worlds)", "decisions/s", decisions, 10, options),
     ]

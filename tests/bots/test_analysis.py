@@ -246,7 +246,8 @@ def test_the_command_prints_mistakes_json_and_exit_statuses(
     bad.write_text(json.dumps(broken), encoding="utf-8")
     assert main(["analyse", str(bad)]) == 1
     out = capsys.readouterr()
-    assert "breaks a rule at hand 1, play 1" in out.out and "hokm analyse" in out.err
+    assert "breaks a rule at hand 1, trick 1 (play 1, the trick's 1st card), seat" in out.out
+    assert "hokm analyse" in out.err
 
     junk = tmp_path / "junk.json"
     junk.write_text("{not json", encoding="utf-8")

@@ -103,7 +103,23 @@ def test_the_readable_account_of_a_broken_record_names_the_place(
     data["hands"][0]["plays"][5] = "KH"
     code, out, _ = run(capsys, write(tmp_path / "b.json", data))
     assert code == 1
-    assert "INVALID at hand 1, play 6, seat 2, card KH: seat 2 does not hold KH." in out
+    flat = " ".join(out.split())  # (the account folds the line after a colon)
+    place = "hand 1, trick 2 (play 6, the trick's 2nd card), seat 2, card KH"
+    assert f"INVALID at {place}: seat 2 does not hold KH." in flat
+    # JSON keeps its indexes from 0
+    code, out, _ = run(capsys, "--json", write(tmp_path / "b.json", data))
+    assert json.loads(out)["error"] == {
+        "hand": 0,
+        "play": 5,
+        "seat": 2,
+        "card": "KH",
+        "reason": "seat 2 does not hold KH",
+    }
+    data = valid_record()
+    data["hands"][0]["plays"].append("AS")  # after the hand's end: no trick, no seat
+    extra = len(data["hands"][0]["plays"])
+    code, out, _ = run(capsys, write(tmp_path / "c.json", data))
+    assert code == 1 and f"INVALID at hand 1, play {extra}, card AS: the hand is over" in out
 
 
 @pytest.mark.parametrize(

@@ -320,11 +320,24 @@ def _error_text(error: dict[str, Any]) -> str:
     return f"INVALID{' at ' + place if place else ''}: {error['reason']}."
 
 
+_NTH = ("1st", "2nd", "3rd", "4th")
+
+
 def error_place(error: Mapping[str, Any]) -> str:
-    """Where a referee's error is, counted from 1 as people do: ``hand 2, play 6, seat 1``."""
+    """Where a referee's error is, counted from 1 as people do: the hand, the trick and the
+    card's place in it, the seat (a play the hand had no room for has no trick or seat).
+
+    >>> error_place({"hand": 1, "play": 5, "seat": 2, "card": "KH"})
+    "hand 2, trick 2 (play 6, the trick's 2nd card), seat 2, card KH"
+    >>> error_place({"hand": 0, "play": 52, "seat": None, "card": "AS"})
+    'hand 1, play 53, card AS'
+    """
     where = [f"hand {error['hand'] + 1}"] if error.get("hand") is not None else []
-    if error.get("play") is not None:
-        where.append(f"play {error['play'] + 1}")
+    play = error.get("play")
+    if play is not None and error.get("seat") is not None:  # every card of a trick has a seat
+        where.append(f"trick {play // 4 + 1} (play {play + 1}, the trick's {_NTH[play % 4]} card)")
+    elif play is not None:
+        where.append(f"play {play + 1}")
     if error.get("seat") is not None:
         where.append(f"seat {error['seat']}")
     if error.get("card") is not None:

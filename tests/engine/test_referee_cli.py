@@ -190,3 +190,18 @@ def test_an_empty_file_or_an_endless_number_is_said_plainly(
     path.write_bytes(content)
     code, _, err = run(capsys, str(path))
     assert code == 2 and said in err and "sys.set_int_max_str_digits" not in err
+
+
+@pytest.mark.parametrize("command", ["referee", "analyse"])
+@pytest.mark.parametrize("content", ["", "  \n", "\ufeff"])
+def test_an_empty_standard_input_is_called_standard_input_not_a_file(
+    command: str, content: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hokm referee - < /dev/null`` said "-: the file is empty"; there is no file."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(content))
+    assert main([command, "--json", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert "standard input is empty" in err and "file is empty" not in err + out
+    assert "standard input is empty" in json.loads(out)["error"]["reason"]

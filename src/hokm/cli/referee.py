@@ -76,7 +76,10 @@ def read_text(name: str) -> str | Exception:
     """A file's text ('-': standard input), or the error that stopped reading it."""
     try:
         if name == "-":
-            return sys.stdin.read(MAX_BYTES + 1).removeprefix("\ufeff")
+            text = sys.stdin.read(MAX_BYTES + 1).removeprefix("\ufeff")
+            if not text.strip():  # not "the file is empty": there is no file
+                return UnreadableError("standard input is empty: a record is a JSON object")
+            return text
         # utf-8-sig: a byte-order mark (some Windows editors write one) is not an error
         with open(name, encoding="utf-8-sig") as handle:
             return handle.read(MAX_BYTES + 1)

@@ -161,7 +161,8 @@ def test_an_ascii_terminal_gets_question_marks_not_a_traceback() -> None:
         timeout=60,
         check=False,
     )
-    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    # exit 1: a seed with nothing to compare proves nothing (the deal is still shown)
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
     assert b"?" in proc.stdout  # the suit symbols, replaced
 
 

@@ -192,7 +192,7 @@ def test_an_empty_file_or_an_endless_number_is_said_plainly(
     assert code == 2 and said in err and "sys.set_int_max_str_digits" not in err
 
 
-@pytest.mark.parametrize("command", ["referee", "analyse"])
+@pytest.mark.parametrize("command", ["referee", "analyse", "verify"])
 @pytest.mark.parametrize("content", ["", "  \n", "\ufeff"])
 def test_an_empty_standard_input_is_called_standard_input_not_a_file(
     command: str, content: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -63,10 +63,61 @@ def test_cards_as_this_command_prints_them_are_read_and_a_non_card_is_unusable_i
 
 
 def test_json_output_carries_the_derived_deal(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--seed", SEED, "--hakem", "0", "--json")
+    commitment = seed_commitment(SEED)
+    code, out, _ = run(capsys, "--seed", SEED, "--hakem", "0", "--commitment", commitment, "--json")
     data = json.loads(out)
     assert code == 0 and data["ok"] and data["commitment"] == seed_commitment(SEED)
     assert data["cards"][0] == [str(c) for c in Deal.from_seed(SEED, Seat(0)).hands[0]]
+    assert "error" not in data
+
+
+@pytest.mark.parametrize("more", [[], ["--hakem", "0"]])
+def test_a_seed_with_nothing_to_compare_fails_closed(
+    more: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hokm verify --seed S`` (no commitment, no cards) proved nothing and said "OK",
+    exit 0; now exit 1 and one line saying what to give, as a record without seeds."""
+    code, out, err = run(capsys, "--seed", SEED, *more)
+    assert code == 1 and "OK" not in out
+    assert f"SHA-256 of the seed: {seed_commitment(SEED)}" in out  # still shown, to compare
+    assert err == (
+        "hokm verify: nothing to compare: give the published --commitment, or --hakem, "
+        "--seat and --cards\n"
+    )
+    code, out, err = run(capsys, "--seed", SEED, *more, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and data["commitment"] == seed_commitment(SEED)
+    assert data["error"]["reason"].startswith("nothing to compare")
+    assert set(data["error"]) == {"hand", "play", "seat", "card", "reason"}
+
+
+def test_json_errors_have_the_referees_shape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that cannot be read was {"ok": false, "error": "name: reason"}: a string where
+    hokm referee and hokm analyse give an object; now the same line as theirs."""
+    missing = str(tmp_path / "missing.json")
+    code, out, err = run(capsys, "--json", missing)
+    assert code == 2 and f"hokm verify: {missing}: no such file" in err
+    verify_line = json.loads(out)
+    assert main(["referee", "--json", missing]) == 2
+    referee_line = json.loads(capsys.readouterr().out)
+    assert (
+        verify_line
+        == referee_line
+        == {
+            "file": missing,
+            "ok": False,
+            "malformed": True,
+            "error": {
+                "hand": None,
+                "play": None,
+                "seat": None,
+                "card": None,
+                "reason": "no such file",
+            },
+        }
+    )
 
 
 def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -116,6 +167,10 @@ def test_a_record_without_seeds_has_nothing_to_verify(
     path.write_text(json.dumps(record_from_game(game)))
     code, out, _ = run(capsys, str(path))
     assert code == 1 and "nothing to verify" in out
+    code, out, _ = run(capsys, str(path), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["file"] == str(path) and not data["ok"] and data["checks"] == []
+    assert data["error"]["reason"] == "no hand carries a seed: nothing to verify"
     (tmp_path / "bad.json").write_text("{")
     assert run(capsys, str(tmp_path / "bad.json"))[0] == 2
     code, _, err = run(capsys, str(tmp_path / "bad.json"))

@@ -4,7 +4,10 @@ The server publishes SHA-256(seed) before each deal and reveals the seed after t
 Given the seed and the published commitment (and the hakem, to see who got which cards), or
 a record whose hands carry ``seed`` and ``commitment``, this re-derives each deal by the
 algorithm of ``docs/records.md`` and says whether it matches. Exit status 0: everything
-matches; 1: something does not (or there is nothing to verify); 2: unusable input.
+matches; 1: something does not, or there is nothing to compare (a ``--seed`` without
+``--commitment`` or ``--cards``, a record whose hands carry no seed: nothing is proven);
+2: unusable input. With ``--json``, a failure that is not a mismatch carries the ``error``
+object of ``hokm referee --json`` (``{"hand": null, …, "reason": "…"}``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from hokm.engine.records import DealCheck, check_deal, verify_record
 __all__ = ["register", "run"]
 
 EXIT_OK, EXIT_MISMATCH, EXIT_INPUT = 0, 1, 2
+NOTHING_TO_COMPARE = (
+    "nothing to compare: give the published --commitment, or --hakem, --seat and --cards"
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,8 +76,12 @@ def run(args: argparse.Namespace) -> int:
         if len(given) != 13:
             return _usage(f"--cards: a hand is 13 cards, not {len(given)}")
     check = check_deal(args.seed, commitment=args.commitment, hakem=args.hakem, cards=cards)
+    compared = check.commitment_ok is not None or check.cards_ok is not None
+    ok = check.ok and compared
     if args.json:
-        data: dict[str, Any] = {"ok": check.ok, "checks": [check.to_dict()]}
+        data: dict[str, Any] = {"ok": ok, "checks": [check.to_dict()]}
+        if not compared:
+            data["error"] = _error(NOTHING_TO_COMPARE)
         data["commitment"] = seed_commitment(args.seed)
         if args.hakem is not None:
             deal = Deal.from_seed(args.seed, Seat(args.hakem))
@@ -86,8 +96,11 @@ def run(args: argparse.Namespace) -> int:
             for seat, hand in enumerate(deal.hands):
                 shown = " ".join(c.pretty for c in sort_hand(hand))
                 print(f"seat {seat}{' (hakem)' if seat == args.hakem else ''}: {shown}")
-        print(fold(_check_text(check)))
-    return EXIT_OK if check.ok else EXIT_MISMATCH
+        if compared:
+            print(fold(_check_text(check)))
+    if not compared:  # a script checking fairness fails closed, as for a record without seeds
+        print(f"hokm verify: {NOTHING_TO_COMPARE}", file=sys.stderr)
+    return EXIT_OK if ok else EXIT_MISMATCH
 
 
 def _card_list(text: str) -> list[str]:
@@ -111,18 +124,26 @@ def _usage(message: str) -> int:
     return EXIT_INPUT
 
 
+def _error(reason: str) -> dict[str, Any]:
+    """An error as ``hokm referee --json`` and ``hokm analyse --json`` give one."""
+    return {"hand": None, "play": None, "seat": None, "card": None, "reason": reason}
+
+
 def _run_record(name: str, *, as_json: bool) -> int:
     try:
         checks = verify_record(load_json(read_text(name)))
     except (UnreadableError, HokmError, RecursionError) as exc:
         # the referee's reading: '-' is stdin, the same size limit and the same reasons
-        reason = f"{name}: {exc}"
-        if as_json:
-            print(json.dumps({"ok": False, "error": reason}, ensure_ascii=False))
-        return _usage(reason)
+        if as_json:  # the referee's malformed-input line
+            line = {"file": name, "ok": False, "malformed": True, "error": _error(str(exc))}
+            print(json.dumps(line, ensure_ascii=False))
+        return _usage(f"{name}: {exc}")
     ok = bool(checks) and all(c.ok for c in checks)
     if as_json:
-        print(json.dumps({"ok": ok, "checks": [c.to_dict() for c in checks]}, ensure_ascii=False))
+        data: dict[str, Any] = {"file": name, "ok": ok, "checks": [c.to_dict() for c in checks]}
+        if not checks:
+            data["error"] = _error("no hand carries a seed: nothing to verify")
+        print(json.dumps(data, ensure_ascii=False))
     else:
         for check in checks:
             print(fold(_check_text(check)))

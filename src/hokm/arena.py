@@ -119,7 +119,7 @@ def t_quantile(df: int) -> float:
 
 
 def mean_interval(values: Sequence[float]) -> Interval:
-    """The mean with a Student-t 95 % interval (3 boards: t = 3.18, not the normal's 1.96).
+    """The mean with a Student-t 95 % interval (3 boards: t = 4.30, not the normal's 1.96).
 
     Fewer than two values, or values that are all the same, give no interval (bounds
     ±infinity, ``null`` in JSON) rather than one of zero width: a sample without spread says

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
 import gc
 import random
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -39,14 +41,23 @@ class FakeConnection:
         pass
 
 
-async def test_a_move_a_timeout_and_a_bot_move_together_apply_once(tmp_path: Path) -> None:
-    """The human's card, the turn timeout and a bot move for the same turn: one card is played."""
+@contextlib.asynccontextmanager
+async def _rooms(tmp_path: Path) -> AsyncIterator[tuple[SqlStorage, RoomManager]]:
+    """A fresh SQLite store and a room manager without bot workers, shut down after."""
     storage = SqlStorage(str(tmp_path / "h.db"))
     await storage.start()
-    config = dataclasses.replace(settings(tmp_path / "h.db"), bot_workers=0)
-    rooms = RoomManager(storage, config)
+    rooms = RoomManager(storage, dataclasses.replace(settings(tmp_path / "h.db"), bot_workers=0))
     await rooms.start()
     try:
+        yield storage, rooms
+    finally:
+        await rooms.shutdown()
+        await storage.close()
+
+
+async def test_a_move_a_timeout_and_a_bot_move_together_apply_once(tmp_path: Path) -> None:
+    """The human's card, the turn timeout and a bot move for the same turn: one card is played."""
+    async with _rooms(tmp_path) as (_storage, rooms):
         ann = Identity("g_ann", "Ann")
         actor = await rooms.create(ann, RuleSet(turn_seconds=0.3, trump_seconds=0.3))
         conn = FakeConnection(ann.id)
@@ -92,9 +103,6 @@ async def test_a_move_a_timeout_and_a_bot_move_together_apply_once(tmp_path: Pat
         assert answer["type"] in ("ok", "error")
         assert len(moves) == 1  # exactly once, whoever won the race
         assert not moves[0].get("auto") if answer["type"] == "ok" else moves[0].get("auto")
-    finally:
-        await rooms.shutdown()
-        await storage.close()
 
 
 class CountingPool(concurrent.futures.ThreadPoolExecutor):
@@ -310,12 +318,7 @@ async def test_refused_commands_are_not_stored(tmp_path: Path) -> None:
     commands that are always refused, each with a fresh ``action_id``, used to add a stored
     log row each and fill the snapshot with refusals (a database filled at thousands of rows
     a second). Sent again, a refusal is still answered as before ("repeated")."""
-    storage = SqlStorage(str(tmp_path / "h.db"))
-    await storage.start()
-    config = dataclasses.replace(settings(tmp_path / "h.db"), bot_workers=0)
-    rooms = RoomManager(storage, config)
-    await rooms.start()
-    try:
+    async with _rooms(tmp_path) as (storage, rooms):
         ann = Identity("g_ann", "Ann")
         actor = await rooms.create(ann, RuleSet())
         conn = FakeConnection(ann.id)
@@ -334,6 +337,3 @@ async def test_refused_commands_are_not_stored(tmp_path: Path) -> None:
         assert "flood" not in str(actor.table.to_dict()["replies"])
         moved = await actor.command(conn, ann.id, {"type": "sit", "seat": 0, "action_id": "ok-1"})
         assert moved.get("repeated") is True  # a command that changed the table: kept
-    finally:
-        await rooms.shutdown()
-        await storage.close()

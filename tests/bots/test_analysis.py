@@ -258,16 +258,24 @@ def test_the_command_prints_mistakes_json_and_exit_statuses(
     assert json.loads(first)["file"] == str(junk) and "hokm analyse" in said.err
 
 
-def test_the_kot_budget_is_an_option_of_the_command(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    game = Game(RuleSet(), hakem=Seat(2))
-    game.apply(Deal.from_seed("budget", Seat(2)))
-    game.choose_trump("S")
-    for _ in range(8):
+def _saved_game(
+    tmp_path: Path, seed: str, *, hakem: int, trump: str, plays: int
+) -> tuple[Game, Path]:
+    """A hand of ``plays`` cards (each seat's last legal card), saved as a record file."""
+    game = Game(RuleSet(), hakem=Seat(hakem))
+    game.apply(Deal.from_seed(seed, Seat(hakem)))
+    game.choose_trump(trump)
+    for _ in range(plays):
         game.play(game.legal_cards()[-1])
     path = tmp_path / "g.json"
     path.write_text(json.dumps(record_from_game(game)), encoding="utf-8")
+    return game, path
+
+
+def test_the_kot_budget_is_an_option_of_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, path = _saved_game(tmp_path, "budget", hakem=2, trump="S", plays=8)
     assert main(["analyse", "--json", "--kot-nodes", "20000", str(path)]) == 0
     report = json.loads(capsys.readouterr().out)
     expected = analyse(record_from_game(game), kot_nodes=20000).to_dict()
@@ -318,13 +326,7 @@ def test_json_counts_hands_and_plays_from_0_and_tricks_from_1_as_the_docs_say(
 ) -> None:
     """docs/records.md: ``hand`` and ``play`` are indexes, ``trick`` the number people read
     ("play": 4, "trick": 2), the same number as the readable account's "Trick 2"."""
-    game = Game(RuleSet(), hakem=Seat(1))
-    game.apply(Deal.from_seed("count", Seat(1)))
-    game.choose_trump("H")
-    for _ in range(12):
-        game.play(game.legal_cards()[-1])
-    path = tmp_path / "g.json"
-    path.write_text(json.dumps(record_from_game(game)), encoding="utf-8")
+    _, path = _saved_game(tmp_path, "count", hakem=1, trump="H", plays=12)
     assert main(["analyse", "--json", str(path)]) == 0
     (hand,) = json.loads(capsys.readouterr().out)["hands"]
     assert hand["hand"] == 0 and hand["plays"]

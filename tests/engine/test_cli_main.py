@@ -49,6 +49,14 @@ def test_version_and_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> 
         (["--bot-delay", "-1"], "--bot-delay is from 0 to 86400 seconds, not -1"),
         (["--bot-workers", "-2"], "--bot-workers is from 0 to 64, not -2"),
         (["--full-gc-seconds", "x"], "not a number of seconds: 'x'"),
+        # a full collection every nanosecond would hold the event loop for good
+        (
+            ["--full-gc-seconds", "1e-9"],
+            "--full-gc-seconds is 0 (CPython's own heuristic) or from 10 to 86400 seconds, "
+            "not 1e-9",
+        ),
+        (["--full-gc-seconds", "9.5"], "or from 10 to 86400 seconds, not 9.5"),
+        (["--bot-delay", "86401"], "--bot-delay is from 0 to 86400 seconds, not 86401"),
         (["--allow-origin", "play.example.com"], "not an origin: 'play.example.com'"),
         (["--allow-origin", "https://a.example/game"], "not an origin: 'https://a.example/game'"),
         (["--allow-origin", "ftp://a.example"], "not an origin: 'ftp://a.example'"),
@@ -64,6 +72,15 @@ def test_serve_refuses_bad_options_in_one_line(
     with pytest.raises(SystemExit) as done:
         main(["serve", *argv])
     assert done.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_the_full_collection_period_is_0_or_at_least_10_seconds() -> None:
+    from hokm.cli import build_parser
+
+    for given, kept in (("0", 0.0), ("10", 10.0), ("300", 300.0), ("86400", 86400.0)):
+        args = build_parser().parse_args(["serve", "--full-gc-seconds", given])
+        assert args.full_gc_seconds == kept
+    assert build_parser().parse_args(["serve", "--bot-delay", "1e-9"]).bot_delay == 1e-9
 
 
 def test_an_allowed_origin_is_written_as_browsers_send_it() -> None:

@@ -35,16 +35,23 @@ __all__ = [
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
-def seconds(what: str) -> Any:
-    """An argparse ``type``: a number of seconds, 0 or more (a clear error naming ``what``)."""
+def seconds(what: str, *, least: float = 0.0, zero: str = "") -> Any:
+    """An argparse ``type``: a number of seconds up to a day (a clear error naming ``what``).
+
+    With ``least``, a value other than 0 is at least ``least`` and 0 means ``zero``: a full
+    garbage collection every 1e-9 s would hold the event loop for good.
+    """
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-        if not 0 <= value <= 86_400:
-            raise argparse.ArgumentTypeError(f"{what} is from 0 to 86400 seconds, not {text}")
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {clip(text)!r}") from None
+        if not 0 <= value <= 86_400 or 0 < value < least:
+            allowed = f"0 ({zero}) or from {least:g}" if least else "from 0"
+            raise argparse.ArgumentTypeError(
+                f"{what} is {allowed} to 86400 seconds, not {clip(text)}"
+            )
         return value
 
     return parse
@@ -173,9 +180,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--full-gc-seconds",
-        type=seconds("--full-gc-seconds"),
+        type=seconds("--full-gc-seconds", least=10, zero="CPython's own heuristic"),
         default=300.0,
-        help="seconds between full garbage collections (300; 0: CPython's own heuristic)",
+        help="seconds between full garbage collections, at least 10 "
+        "(300; 0: CPython's own heuristic)",
     )
     parser.add_argument(
         "--log-level",

@@ -49,9 +49,8 @@ SECTIONS: dict[str, str] = {
 @dataclass(frozen=True, slots=True)
 class BenchOptions:
     repeat: int = 5  # runs per measurement; the median is reported
-    scale: float = (
-        1.0  # multiplies the work of each run (0.1 for a quick look), not what is measured
-    )
+    # multiplies the work of each run (0.1 for a quick look), never what is measured
+    scale: float = 1.0
     seed: str = "bench"
 
 

@@ -77,14 +77,15 @@ def read_text(name: str) -> str | Exception:
     try:
         if name == "-":
             text = sys.stdin.read(MAX_BYTES + 1).removeprefix("\ufeff")
-            if not text.strip():  # not "the file is empty": there is no file
-                return UnreadableError("standard input is empty: a record is a JSON object")
-            return text
-        # utf-8-sig: a byte-order mark (some Windows editors write one) is not an error
-        with open(name, encoding="utf-8-sig") as handle:
-            return handle.read(MAX_BYTES + 1)
+        else:  # utf-8-sig: a byte-order mark (some Windows editors write one) is not an error
+            with open(name, encoding="utf-8-sig") as handle:
+                text = handle.read(MAX_BYTES + 1)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return exc
+    if not text.strip():  # standard input is no file
+        what = "standard input" if name == "-" else "the file"
+        return UnreadableError(f"{what} is empty: a record is a JSON object")
+    return text
 
 
 def judge_text(source: str | Exception, *, name: str = "record") -> tuple[dict[str, Any], str, int]:
@@ -119,7 +120,8 @@ class UnreadableError(Exception):
 
 
 def load_json(source: str | Exception) -> object:
-    """The JSON data of a file's text as read by :func:`read_text` (its error if reading failed).
+    """The JSON data of a file's text as read by :func:`read_text` (its error if reading failed,
+    an empty text included).
 
     Raises :class:`UnreadableError` with a short reason.
     """
@@ -127,8 +129,6 @@ def load_json(source: str | Exception) -> object:
         raise UnreadableError(_describe_exception(source))
     if len(source) > MAX_BYTES:
         raise UnreadableError(f"the file is larger than {MAX_BYTES} bytes")
-    if not source.strip():
-        raise UnreadableError("the file is empty: a record is a JSON object")
     try:
         return json.loads(source)
     except (ValueError, RecursionError) as exc:

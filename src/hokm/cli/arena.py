@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from hokm.arena import ArenaReport, TimingStats, run_arena
+from hokm.arena import ArenaReport, TimingStats, json_number, run_arena
 from hokm.cli import clip_quoted, count_option, out_of_range, seed_text
 from hokm.engine import PRESETS, RuleSet
 from hokm.engine.errors import HokmError
@@ -144,13 +144,14 @@ def print_json(
 
 
 def _no_negative_zero(data: Any) -> Any:
-    """``data`` with every ``-0.0`` written ``0.0`` (a report never shows a minus zero).
+    """``data`` with every number as :func:`hokm.arena.json_number` writes it: ``-0.0`` as
+    ``0.0`` (a report never shows a minus zero).
 
     >>> _no_negative_zero({"a": [-0.0, 1], "b": -0.25})
     {'a': [0.0, 1], 'b': -0.25}
     """
     if isinstance(data, float):
-        return data + 0.0
+        return json_number(data)
     if isinstance(data, dict):
         return {k: _no_negative_zero(v) for k, v in data.items()}
     if isinstance(data, list | tuple):

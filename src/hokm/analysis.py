@@ -116,6 +116,12 @@ class PlayNote:
     worse: tuple[str, ...] = ()  # every legal card that would have been a mistake here
 
     @property
+    def unsettled(self) -> bool:
+        """Below the best on its face but not a proven mistake: a kot question (this card's or
+        the better cards') was not settled, so the comparison is open."""
+        return not self.mistake and self.outcome < self.best_outcome
+
+    @property
     def points_lost(self) -> int:
         """The points a mistake gave away (0 for a play that is not a proven mistake)."""
         return self.best_points - self.points if self.mistake else 0
@@ -137,6 +143,7 @@ class PlayNote:
             "points_lost": self.points_lost,
             "mistake": self.mistake,
             "kot_unsettled": self.kot_unsettled,
+            "unsettled": self.unsettled,
             "bot_card": self.bot_card,
             "bot_avoids": self.bot_avoids,
         }

@@ -305,7 +305,9 @@ def test_a_play_whose_comparison_a_kot_left_unsettled_is_not_blamed() -> None:
     against too, its kot question unsettled (shown as none: -1). Not a proven mistake: the
     note said "a kot against it …, perhaps a loss", as if the played card's own outcome were
     in doubt; it says the comparison is unsettled and blames nothing."""
-    text = _said(_note(outcome=-2, best_outcome=-1, points=-2, best_points=-1))
+    note = _note(outcome=-2, best_outcome=-1, points=-2, best_points=-1)
+    assert note.unsettled and note.to_dict()["unsettled"] is True  # what --json says of it
+    text = _said(note)
     assert "MISTAKE" not in text and "unsettled, not a mistake" in text
     assert text.startswith("  Trick 2, seat 1 4♠: a kot against it for team 1; 5♦ perhaps")
     assert "their kot was not settled" in text
@@ -317,8 +319,10 @@ def test_a_play_whose_comparison_a_kot_left_unsettled_is_not_blamed() -> None:
     text = _said(_note(kot_unsettled=True))
     assert "a loss, perhaps a kot against it (kot not settled)" in text
     # A proven mistake is still one.
-    text = _said(_note(outcome=-1, best_outcome=1, points=-1, best_points=1, mistake=True))
-    assert "MISTAKE, a win became a loss for team 1" in text
+    note = _note(outcome=-1, best_outcome=1, points=-1, best_points=1, mistake=True)
+    assert not note.unsettled and note.to_dict()["unsettled"] is False
+    assert "MISTAKE, a win became a loss for team 1" in _said(note)
+    assert not _note(kot_unsettled=True).unsettled  # keeps the outcome: nothing to compare
 
 
 def test_json_counts_hands_and_plays_from_0_and_tricks_from_1_as_the_docs_say(

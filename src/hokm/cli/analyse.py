@@ -193,7 +193,7 @@ def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:
     card = Card.parse(note.card).pretty
     head = f"  Trick {note.trick}, {seat(note.seat)} {card}"
     team = note.seat & 1
-    if not note.mistake and note.outcome < note.best_outcome:
+    if note.unsettled:
         # Worse on its face, but a kot was not settled: the comparison is open, no blame.
         better = ", ".join(Card.parse(c).pretty for c in note.best)
         if note.kot_unsettled:  # this card's own kot question

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import sqlite3
 from pathlib import Path
@@ -280,6 +282,46 @@ async def test_refused_requests_leave_nothing_behind(tmp_path: Path) -> None:
         assert answer.status_code == 400 and answer.json()["code"] == "bad_json"
     with sqlite3.connect(db) as con:
         assert con.execute("select code from hokm_rooms").fetchall() == [(made,)]
+
+
+async def _post_raw(url: str, path: str, head: str, body: bytes) -> bytes:
+    """POST ``body`` after the headers ``head`` on a raw socket, never finishing the body
+    announced; the status line of the answer (b"" if none comes in 5 s)."""
+    host, port = url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}\r\n{head}\r\n".encode() + body)
+        await writer.drain()
+        with contextlib.suppress(TimeoutError):
+            return await asyncio.wait_for(reader.readline(), 5.0)
+        return b""
+    finally:
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
+
+
+async def test_a_body_too_large_is_refused_before_it_is_read(server: str) -> None:
+    """A body over an endpoint's limit is refused as soon as its length is known, announced
+    or sent: the server once read (and held) a body of any size before it looked at it, and
+    waited for all of a gigabyte announced."""
+    json_head = "Content-Type: application/json\r\n"
+    for path, status in (
+        ("/api/guest", b" 413 "),
+        ("/api/sim/state", b" 400 "),
+        ("/api/accounts/login", b" 400 "),
+    ):
+        announced = await _post_raw(
+            server, path, json_head + "Content-Length: 1000000000\r\n", b"{" * 1000
+        )
+        assert status in announced, (path, announced)
+        chunk = b"4000\r\n" + b" " * 0x4000 + b"\r\n"  # chunks of 16 KiB, no end said
+        chunked = json_head + "Transfer-Encoding: chunked\r\n"
+        sent = await _post_raw(server, path, chunked, chunk * 4)
+        assert status in sent, (path, sent)
+    async with httpx.AsyncClient(base_url=server) as http:  # a body within the limit is read
+        answer = await http.post("/api/guest", content=b" " * 9000 + b'{"name": "Sara"}')
+        assert answer.status_code == 200 and answer.json()["player"]["name"] == "Sara"
 
 
 async def test_health_says_when_writes_fail_and_the_log_says_it_once(

@@ -572,9 +572,12 @@ def _handler(
 
 
 async def _body(request: Request, *allowed: str) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise InvalidInputError("the body is too large")
+    try:
+        raw = await jsonio.read_body(request, MAX_BODY)
+    except jsonio.TooLarge as exc:
+        raise InvalidInputError("the body is too large") from exc
+    except jsonio.BadJSON as exc:  # cut off
+        raise InvalidInputError(str(exc)) from exc
     try:
         data = jsonio.loads(raw) if raw.strip() else {}
     except jsonio.BadJSON as exc:

@@ -23,15 +23,47 @@ hokm.server.jsonio.BadJSON: not valid JSON: unexpected character...
 
 from __future__ import annotations
 
+from contextlib import aclosing
 from typing import Any
 
 import orjson
+from starlette.requests import ClientDisconnect, Request
 
-__all__ = ["BadJSON", "loads"]
+__all__ = ["BadJSON", "TooLarge", "loads", "read_body"]
 
 
 class BadJSON(ValueError):
     """The text is not JSON this server accepts; the message says why."""
+
+
+class TooLarge(ValueError):
+    """A request body longer than the endpoint takes."""
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body of ``request``, read no further than ``limit`` bytes.
+
+    Starlette's ``request.body()`` reads the whole body, whatever its size, before anyone can
+    look at its length: one request announcing a gigabyte made the server wait for and hold
+    all of it. Here a body longer than ``limit`` (said by its ``Content-Length``, or seen as
+    it arrives) raises :class:`TooLarge` at once, and a body cut off by the client
+    disconnecting raises :class:`BadJSON` (it is no JSON, and nothing may be done with it).
+    """
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        raise TooLarge(f"at most {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with aclosing(request.stream()) as stream:
+            async for chunk in stream:
+                size += len(chunk)
+                if size > limit:
+                    raise TooLarge(f"at most {limit} bytes")
+                chunks.append(chunk)
+    except ClientDisconnect as exc:
+        raise BadJSON("the body was cut off") from exc
+    return b"".join(chunks)
 
 
 def loads(raw: str | bytes) -> Any:

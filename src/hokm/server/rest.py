@@ -50,9 +50,12 @@ def error(
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise _Refusal(413, "bad_request", "the body is too large")
+    try:
+        raw = await jsonio.read_body(request, MAX_BODY)
+    except jsonio.TooLarge as exc:
+        raise _Refusal(413, "bad_request", "the body is too large") from exc
+    except jsonio.BadJSON as exc:
+        raise _Refusal(400, "bad_json", str(exc)) from exc
     if not raw.strip():
         return {}
     try:

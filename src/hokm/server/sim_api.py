@@ -349,9 +349,12 @@ def _error(
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise SimError("the body is too large")
+    try:
+        raw = await jsonio.read_body(request, MAX_BODY)
+    except jsonio.TooLarge as exc:
+        raise SimError("the body is too large") from exc
+    except jsonio.BadJSON as exc:
+        raise SimError(str(exc)) from exc
     if not raw.strip():
         return {}
     try:

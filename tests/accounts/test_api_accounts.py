@@ -7,6 +7,7 @@ from http.cookies import SimpleCookie
 import httpx
 import pytest
 
+from hokm.accounts.security import LoginLimiter
 from hokm.client import HokmClient
 from tests.accounts.live import Live, autoplay, game_result
 
@@ -322,6 +323,27 @@ async def test_change_password_needs_the_old_one_and_logs_out_other_sessions(liv
         )
         assert (old.status_code, new.status_code) == (401, 200)
     await first.aclose()
+
+
+async def test_guessing_the_old_password_counts_as_failed_logins(live: Live) -> None:
+    """Whoever holds a session (a shared computer, a stolen cookie) could try old passwords
+    at /api/accounts/password without any limit; each wrong one now counts as a failed login
+    of the account, and past the login limit even the right one is refused (429)."""
+    http = await live.account("guessed", "first-password")
+    change = {"old_password": "guess-123", "new_password": "second-password"}
+    for _ in range(5):
+        wrong = await http.post("/api/accounts/password", json=change)
+        assert wrong.status_code == 401 and wrong.json()["code"] == "invalid_credentials"
+    right = {"old_password": "first-password", "new_password": "second-password"}
+    locked = await http.post("/api/accounts/password", json=right)
+    assert locked.status_code == 429 and locked.json()["code"] == "rate_limited"
+    assert int(locked.headers["retry-after"]) > 0
+    async with live.http() as other:  # the same counters as logging in from this address
+        login = {"username": "guessed", "password": "first-password"}
+        assert (await other.post("/api/accounts/login", json=login)).status_code == 429
+    live.accounts.service.limiter = LoginLimiter()
+    assert (await http.post("/api/accounts/password", json=right)).status_code == 200
+    await http.aclose()
 
 
 async def test_websocket_hello_with_the_session_identifies_the_account(live: Live) -> None:

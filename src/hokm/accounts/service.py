@@ -139,17 +139,31 @@ class AccountService:
             await self.store.delete_sessions(token_hash=hash_token(token))
 
     async def change_password(
-        self, player_id: str, old: object, new: object, *, current_token: str | None
+        self,
+        player_id: str,
+        old: object,
+        new: object,
+        *,
+        current_token: str | None,
+        address: str = "unknown",
     ) -> None:
-        """Needs the old password; every other session of the account is logged out."""
+        """Needs the old password; every other session of the account is logged out. A wrong
+        old password counts as a failed login of the account from ``address`` (and more than
+        the login limits allow are refused before the password is checked): else whoever
+        holds a session could guess the password without limit."""
         if not isinstance(old, str):
             raise InvalidInputError("old_password must be a string")
         secret = check_password(new)
         account = await self.store.account_by_id(player_id)
         if account is None:
             raise NotAuthenticatedError("log in with an account first")
+        key = username_key(account.username)
+        failures = self.failed_logins or LocalFailedLogins(self.limiter)
+        await failures.check(account=key, address=address, now=self.clock())
         if not await self.passwords.verify(account.password_hash, old):
+            await failures.failed(account=key, address=address, now=self.clock())
             raise InvalidCredentialsError("the old password is wrong")
+        await failures.succeeded(account=key, address=address)
         await self.store.set_password(player_id, await self.passwords.hash(secret))
         keep = hash_token(current_token) if current_token else None
         await self.store.delete_sessions(player_id=player_id, keep=keep)

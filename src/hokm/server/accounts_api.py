@@ -705,6 +705,7 @@ async def change_password(request: Request) -> Response:
         data.get("old_password"),
         data.get("new_password"),
         current_token=_session_token(request),
+        address=request.client.host if request.client else "unknown",
     )
     return JSONResponse({"ok": True})
 
@@ -826,7 +827,7 @@ _ERRORS = {
     "register": (400, 409),
     "login": (400, 401, 429),
     "logout": (),
-    "change_password": (400, 401),
+    "change_password": (400, 401, 429),
     "get_profile_me": (401,),
     "patch_profile_me": (400, 401),
     "get_profile": (404,),

@@ -284,6 +284,31 @@ async def test_refused_requests_leave_nothing_behind(tmp_path: Path) -> None:
         assert con.execute("select code from hokm_rooms").fetchall() == [(made,)]
 
 
+async def test_refused_requests_do_not_use_up_the_address_limit(tmp_path: Path) -> None:
+    """New guests and rooms are limited per address; a request refused for its input (a
+    bad name, bad rules, no identity) changes nothing, so it does not count either: three
+    typos used to lock an address (a school's, a carrier's) out of new guests."""
+    config = settings(tmp_path / "h.db", creations_per_second=0.0, creations_burst=3.0)
+    here = {"X-Forwarded-For": "203.0.113.9"}
+    async with running_server(config) as url:
+        for _ in range(3):
+            async with httpx.AsyncClient(base_url=url, headers=here) as http:
+                bad = await http.post("/api/guest", json={"name": "see www.example.com"})
+                assert bad.status_code == 400 and bad.json()["code"] == "bad_name"
+                nobody = await http.post("/api/rooms", json={})
+                assert nobody.status_code == 401
+        async with httpx.AsyncClient(base_url=url, headers=here) as http:
+            assert (await http.post("/api/guest", json={"name": "Sara"})).status_code == 200
+            for body in ({"preset": "nope"}, {"rules": {"target_points": 99}}, {"x": 1}):
+                assert (await http.post("/api/rooms", json=body)).status_code == 400
+            assert (await http.post("/api/rooms", json={})).status_code == 201
+        async with httpx.AsyncClient(base_url=url, headers=here) as http:
+            assert (await http.post("/api/guest", json={"name": "Ali"})).status_code == 200
+        async with httpx.AsyncClient(base_url=url, headers=here) as http:  # the fourth
+            over = await http.post("/api/guest", json={"name": "Reza"})
+            assert over.status_code == 429 and over.json()["code"] == "rate_limited"
+
+
 async def _post_raw(url: str, path: str, head: str, body: bytes) -> bytes:
     """POST ``body`` after the headers ``head`` on a raw socket, never finishing the body
     announced; the status line of the answer (b"" if none comes in 5 s)."""

@@ -134,12 +134,12 @@ def _handler(fn: Any) -> Any:
 @_handler
 async def post_guest(request: Request) -> Response:
     """Create a guest identity, or rename the current one."""
-    await _limit(request)
     data = await _json_body(request)
     try:
         name = clean_name(data.get("name"))
     except BadName as exc:
         raise _Refusal(400, "bad_name", str(exc), exc.fa) from exc
+    await _limit(request)  # (a request refused for its input changes nothing, not the limit)
     state = _state(request)
     current = await identify(request)
     if current is not None and current.kind == "guest":
@@ -214,7 +214,6 @@ def _rules_from(data: dict[str, Any]) -> RuleSet:
 @_handler
 async def post_room(request: Request) -> Response:
     """Create a room; the caller is its owner."""
-    await _limit(request)
     identity = await identify(request)
     if identity is None:
         raise _Refusal(401, "unauthorized")
@@ -223,6 +222,7 @@ async def post_room(request: Request) -> Response:
     if unknown:
         raise _Refusal(400, "bad_request", f"unknown field {unknown[0]!r}")
     rules = _rules_from(data)
+    await _limit(request)  # (a request refused for its input changes nothing, not the limit)
     preset = data.get("preset") or None  # a string or nothing: _rules_from checked it
     room = await _state(request).rooms.create(identity, rules, preset=preset)
     base = str(request.base_url).rstrip("/")

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from http.cookies import SimpleCookie
+from pathlib import Path
 
 import httpx
 import pytest
 
 from hokm.accounts.security import LoginLimiter
 from hokm.client import HokmClient
-from tests.accounts.live import Live, autoplay, game_result
+from tests.accounts.live import Live, autoplay, game_result, live_server
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -365,6 +367,53 @@ async def test_websocket_hello_with_the_session_identifies_the_account(live: Liv
         welcome = json.loads(await ws.recv())
         assert welcome["type"] == "welcome" and welcome["player"]["id"] == me["id"]
     await http.aclose()
+
+
+async def _ended(client: HokmClient) -> tuple[int | None, str]:
+    """How the server closed ``client``'s socket (it must within 5 s), after its ``bye``."""
+    assert client.closed is not None
+    code, reason = await asyncio.wait_for(asyncio.shield(client.closed), 5.0)
+    bye = [f for f in client.frames if f.get("type") == "bye"]
+    assert bye and bye[-1]["code"] == code and bye[-1]["reason"]["fa"], bye
+    return code, reason
+
+
+async def test_a_socket_ends_with_its_session(live: Live) -> None:
+    """A password change logs the account's other sessions out, and a logout ends its own:
+    their open sockets used to go on playing as the account (a stolen session kept its
+    seat after the owner changed the password). They now say bye and close with 4003; the
+    session that changed the password keeps its socket."""
+    first = await live.account("holder", "first-password")
+    second = live.http()
+    login = {"username": "holder", "password": "first-password"}
+    assert (await second.post("/api/accounts/login", json=login)).status_code == 200
+    stolen, kept = await live.ws(first), await live.ws(second)
+    change = {"old_password": "first-password", "new_password": "second-password"}
+    assert (await second.post("/api/accounts/password", json=change)).status_code == 200
+    assert await _ended(stolen) == (4003, "session_ended")
+    await kept.ping()  # the session that changed the password is still there
+    assert (await second.post("/api/accounts/logout", json={})).status_code == 200
+    assert await _ended(kept) == (4003, "session_ended")
+    guest = HokmClient(live.url, name="Guest")  # a guest's socket has no session to end
+    await guest.connect()
+    await guest.ping()
+    await guest.close()
+
+
+async def test_a_session_ended_by_another_process_closes_the_socket_at_the_next_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the session ended elsewhere (another server process, or it expired), nothing
+    wakes the socket: it checks its session every ``session_check_seconds``."""
+    db = str(tmp_path / "h.db")
+    async with live_server("sqlite", db, "", monkeypatch, session_check_seconds=0.2) as other:
+        http = await other.account("elsewhere")
+        client = await other.ws(http)
+        await asyncio.sleep(0.5)
+        await client.ping()  # checked and still valid
+        player = client.player["id"] if client.player else ""
+        await other.store.delete_sessions(player_id=player)  # as another process's logout
+        assert await _ended(client) == (4003, "session_ended")
 
 
 async def test_profile_rename_and_public_profile(live: Live) -> None:

@@ -432,3 +432,37 @@ def test_the_card_picker_is_one_tab_stop_walked_with_the_arrow_keys(
         assert page.evaluate(current) == order[25]
         page.keyboard.press("Tab")
         assert page.evaluate("!!document.activeElement.closest('.picker')") is False
+
+
+def test_a_room_page_says_so_when_its_session_is_logged_out_elsewhere(
+    new_page: Callable[..., Page],
+) -> None:
+    """Logged out in another tab (or by a password change elsewhere), the room's socket is
+    closed by the server (4003): the page says why and how to come back, and does not
+    reconnect as someone else."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector("#login-box")
+    page.fill("#name", "Nima")
+    page.click("#login-box summary")
+    page.fill("#username", "nima_elsewhere")
+    page.fill("#password", "a long password")
+    page.click("#register")
+    page.wait_for_selector("#account")
+    page.click("#create")
+    page.wait_for_selector("#room-code")
+    page.wait_for_function("window.hokmStore.mySeat === 0")
+    other = page.context.new_page()  # the same browser: the same session cookie
+    other.goto("/")
+    other.wait_for_selector('.home[data-ready="1"] #logout')
+    other.click("#logout")
+    other.wait_for_selector("#login-box")
+    page.wait_for_selector("#signed-out")
+    text = page.inner_text("#signed-out")
+    assert "از حساب خارج شده‌اید" in text and "ورود دوباره" in text, text
+    shot(page, "phone-signed-out")
+    page.wait_for_timeout(1000)  # (a reconnection would have begun by now)
+    assert page.evaluate("!window.hokmConn.isOpen() && window.hokmConn.ws === null")
+    assert page.locator("#signed-out").count() == 1
+    page.click("#signed-out a")
+    page.wait_for_selector("#login-box")

@@ -690,6 +690,8 @@ async def logout(request: Request) -> Response:
         with contextlib.suppress(NotQueuedError, ClusterError):  # the log-out happens anyway
             await accounts.quick.leave(identity)
     await accounts.service.logout(_session_token(request))
+    if identity is not None and identity.kind == "account":
+        _end_sockets(request, identity.id)  # the sockets of this session close (4003)
     response = JSONResponse({"ok": True})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
@@ -707,6 +709,7 @@ async def change_password(request: Request) -> Response:
         current_token=_session_token(request),
         address=request.client.host if request.client else "unknown",
     )
+    _end_sockets(request, identity.id)  # the other sessions' sockets close (4003)
     return JSONResponse({"ok": True})
 
 
@@ -800,6 +803,12 @@ def _rename_in_rooms(request: Request, identity: Identity) -> None:
     rename = getattr(rooms, "rename", None)
     if rename is not None:
         rename(identity)
+
+
+def _end_sockets(request: Request, player: str) -> None:
+    ended = getattr(request.app.state.hokm, "sessions_ended", None)
+    if ended is not None:
+        ended(player)
 
 
 def _routes() -> list[BaseRoute]:

@@ -36,6 +36,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "سرور در حال راه‌اندازی دوباره است",
     ),
     "replaced": ("you opened this room in another window", "این اتاق را در پنجره‌ی دیگری باز کردید"),
+    "session_ended": (
+        "this session was logged out or its password changed; the connection is closed",
+        "این نشست بسته شد (خروج از حساب یا تغییر گذرواژه)؛ اتصال قطع شد",
+    ),
     "flooding": ("too many messages; the connection is closed", "پیام‌های بیش از حد؛ اتصال بسته شد"),
     "too_many_sockets": (
         "too many connections from this address; close some and try again",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections import OrderedDict
 from collections.abc import Callable
@@ -53,6 +54,9 @@ class Settings:
         default_factory=lambda: int(os.environ.get("HOKM_SOCKETS_PER_ADDRESS") or 200)
     )
     hello_timeout: float = 10.0
+    # An account's socket is checked against its session this often: logged out, or ended by
+    # a password change, it is closed (4003). In this process it happens at once.
+    session_check_seconds: float = 30.0
     bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
     # Levels whose decision costs less than handing it to a worker (tens of microseconds
     # against ≈ 0.3 ms of pickling and inter-process traffic on the event loop): they are
@@ -87,11 +91,21 @@ class ServerState:
     features: set[str] = field(default_factory=set)
     origin_logged: float = -60.0  # when a refused WebSocket origin was last logged (monotonic)
     sockets: dict[str, int] = field(default_factory=dict)  # open WebSockets per address
+    # The account sockets of this process by player, each an event that asks it to check its
+    # session now (set by :meth:`sessions_ended`).
+    session_watchers: dict[str, set[asyncio.Event]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.creations = AddressLimits(
             rate=self.settings.creations_per_second, burst=self.settings.creations_burst
         )
+
+    def sessions_ended(self, player: str) -> None:
+        """Some session of ``player``'s account ended (a logout, a password change): its
+        sockets in this process check theirs now; other processes' within
+        ``session_check_seconds``."""
+        for event in self.session_watchers.get(player, ()):
+            event.set()
 
     def share_limits(self, shared: Callable[[str, AddressLimits], Limits]) -> None:
         """Put the per-address limits where every process keeps them (``shared(name, local)``,

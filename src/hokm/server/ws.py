@@ -198,6 +198,7 @@ class _Session:
         self.batch = False
         self.last_flood_error = 0.0
         self.conn: WsConnection | None = None
+        self.token: str | None = None  # the hello's token (with the cookies: who this is)
 
     async def receive(self, timeout: float | None = None) -> str | bytes | None:
         """The next message's data; None when the peer disconnected."""
@@ -268,6 +269,7 @@ class _Session:
             await self._send(refusal.frame)
             await self._close(4001, str(refusal.frame["code"]), None)
             return None
+        self.token = token
         identity = await self.state.auth.identify(self.websocket.cookies, token)
         if identity is None and token:
             # A token that identifies nobody (forged, damaged, from another server, a session
@@ -338,8 +340,41 @@ class _Session:
             self.flood_since = now
         return True
 
+    async def watch_session(self, conn: WsConnection) -> None:
+        """An account's socket lasts as long as its session: once that is logged out, ended
+        by a password change or expired, the socket says ``bye`` and closes with 4003 (within
+        ``session_check_seconds``; at once when it ended in this process)."""
+        wake = asyncio.Event()
+        watchers = self.state.session_watchers.setdefault(conn.player, set())
+        watchers.add(wake)
+        try:
+            while conn.closing is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), self.settings.session_check_seconds)
+                wake.clear()
+                try:
+                    now = await self.state.auth.identify(self.websocket.cookies, self.token)
+                except Exception as exc:  # the database is down: nobody is sent away for it
+                    log.debug("the session of %s could not be checked: %s", conn.player, exc)
+                    continue
+                if now is None or now.id != conn.player or now.kind != "account":
+                    en, fa = MESSAGES["session_ended"]
+                    log.info("closing a socket of %s: its session ended (4003)", conn.player)
+                    conn.push({"type": "bye", "code": 4003, "reason": {"en": en, "fa": fa}})
+                    conn.close(4003, "session_ended")
+                    return
+        finally:
+            watchers.discard(wake)
+            if not watchers:
+                self.state.session_watchers.pop(conn.player, None)
+
     async def run(self, identity: Identity) -> None:
         conn = self.conn = WsConnection(self.websocket, identity, batch=self.batch)
+        watch = (
+            asyncio.get_running_loop().create_task(self.watch_session(conn))
+            if identity.kind == "account"
+            else None
+        )
         try:
             while conn.closing is None:
                 raw = await self.receive()
@@ -374,6 +409,8 @@ class _Session:
         except WebSocketDisconnect:
             pass
         finally:
+            if watch is not None:
+                watch.cancel()
             if conn.room is not None:
                 conn.room.detach(conn)
                 conn.room = None

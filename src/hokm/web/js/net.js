@@ -150,7 +150,7 @@ export async function ensureGuest(name) {
 /**
  * One WebSocket to /ws that says hello, joins a room and resumes after a drop.
  * ``handlers.message(msg)`` gets every server frame; ``handlers.status(s)`` gets
- * "connecting" | "online" | "offline" | "closed".
+ * "connecting" | "online" | "offline" | "closed" | "replaced" | "signed_out".
  */
 export class Connection {
   constructor(handlers) {
@@ -222,6 +222,13 @@ export class Connection {
       if (ev.code === 4001 && savedToken()) {
         forgetToken(); // a guest token that no longer identifies anyone: use the cookies
         this.scheduleReconnect();
+        return;
+      }
+      if (ev.code === 4003) {
+        // The account's session ended (a logout or a password change elsewhere): coming back
+        // would be as someone else, so stay away until the player signs in again.
+        this.closed = true;
+        this.handlers.status("signed_out");
         return;
       }
       if (this.closed || ev.code === 4009 || ev.code === 4002) {

@@ -235,6 +235,9 @@ export async function render(main, [rawCode]) {
   function connectionBanner() {
     // The browser knows at once when the network is gone; the socket may take a while.
     if (ui.status === "online" && !ui.netDown) return null;
+    if (ui.status === "signed_out") {
+      return h("div.banner.warn#signed-out", { role: "alert" }, t("signed_out"), " ", h("a", { href: "#/" }, t("sign_in_again")));
+    }
     const text = ui.status === "replaced" || ui.netDown ? t("offline") : t("reconnecting");
     return h("div.banner.warn", { role: "status" }, text);
   }
@@ -421,7 +424,8 @@ export async function render(main, [rawCode]) {
         }
         break;
       case "bye":
-        if (msg.reason) toast(refusal({ message: msg.reason }), "error");
+        // (a session that ended is said by the banner, which stays: no toast besides it)
+        if (msg.reason && msg.code !== 4003) toast(refusal({ message: msg.reason }), "error");
         break;
       default:
         break;

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from hokm.client import HokmClient
-from tests.accounts.live import Live, autoplay, game_over, game_result
+from tests.accounts.live import Live, autoplay, game_over, game_result, live_server
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -284,3 +285,26 @@ async def test_queue_rules_join_leave_and_accounts_only(live: Live) -> None:
         headers = {"Authorization": f"Bearer {guest.token}"}
         refused = await anon.post("/api/quick/join", headers=headers)
         assert refused.status_code == 401 and refused.json()["code"] == "not_authenticated"
+
+
+async def test_a_quick_room_matched_just_before_a_restart_still_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start of a quick room waits for its players' pages in this process's memory: the
+    server stopped in that wait left the room in the lobby after the restart, where nobody
+    would ever start it. A room loaded from storage now starts as a fresh one does."""
+    db = str(tmp_path / "quick.db")
+    async with live_server("sqlite", db, "", monkeypatch, prefix="hq_") as first:
+        people, match = await _match_four(first, "restart")
+        tokens = [p.cookies["hokm_session"] for p in people]
+    async with live_server("sqlite", db, "", monkeypatch, prefix="hq_") as second:
+        clients = [HokmClient(second.url, token=token) for token in tokens]
+        for client in clients:
+            await client.connect()
+            await client.join(match["code"])
+        for client in clients:
+            await client.wait_event("game_started", timeout=10.0)
+        table = clients[0].table or {}
+        assert [s["kind"] for s in table["seats"]] == ["human"] * 4 and table["quick"] is True
+        for client in clients:
+            await client.close()

@@ -270,6 +270,21 @@ class RoomStarter:
         task.add_done_callback(self.tasks.discard)
         return str(actor.code)
 
+    def resume(self, actor: Any) -> None:
+        """A room loaded from storage: a quick room set up but not started when the server
+        stopped (the start waited for its players' pages, in this process's memory only) is
+        started as a fresh one is, once its players are back or ``connect_wait`` passed; it
+        would otherwise wait in the lobby for a start nobody can give."""
+        table = actor.table
+        if not table.quick or table.status != "lobby" or table.game_number != 0:
+            return
+        if any(slot.kind == "empty" for slot in table.seats):
+            return  # (stopped while it was being set up: there is no match to start)
+        humans = [slot.player for slot in table.seats if slot.kind == "human"]
+        task = asyncio.get_running_loop().create_task(self._start_when_connected(actor, humans))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
     def _stopping(self) -> bool:
         return bool(getattr(self.rooms, "_stopping", False))
 
@@ -463,7 +478,11 @@ async def setup(server: ServerState) -> AccountsState:
     service = AccountService(
         AccountStore(server.storage), passwords=Passwords(**PASSWORD_PARAMS), names=account_name
     )
-    state = await install(server.auth, service, start_match=RoomStarter(server.rooms))
+    starter = RoomStarter(server.rooms)
+    state = await install(server.auth, service, start_match=starter)
+    loaded = getattr(server.rooms, "load_listeners", None)
+    if loaded is not None:
+        loaded.append(starter.resume)
     server.features.add("accounts")
     cluster = getattr(server.rooms, "cluster", None)
     if cluster is not None:

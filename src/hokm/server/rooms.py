@@ -1027,6 +1027,9 @@ class RoomManager:
         # Called at start-up and after a listener failed: report stored games that were
         # never reported (the accounts code records the points of such games here).
         self.catch_ups: list[Callable[[], Awaitable[int]]] = []
+        # Called with each room loaded from storage (after a restart, or moved from another
+        # process): the accounts code starts a quick room its matched players never saw begin.
+        self.load_listeners: list[Callable[[RoomActor], None]] = []
         self.catch_up_due = False
         self._catch_up_wait = 0.0  # after a failed catch-up: 60 s, doubling up to an hour
         self._catch_up_next = 0.0
@@ -1370,6 +1373,11 @@ class RoomManager:
         self._loading.pop(code, None)
         self.actors[code] = actor
         actor.start()
+        for listener in list(self.load_listeners):
+            try:
+                listener(actor)
+            except Exception:
+                log.exception("room %s: a load listener failed", code)
         return actor
 
     async def load_table(

@@ -51,6 +51,19 @@ def test_a_link_to_no_room_says_so_before_asking_a_name(new_page: Callable[..., 
     assert page.locator("#name").count() == 0
 
 
+def test_a_link_to_no_game_says_what_was_not_found_with_the_way_home(
+    new_page: Callable[..., Page],
+) -> None:
+    """A replay link to no finished game said a bare «پیدا نشد» (the server's Persian for any
+    404), with no way on but the browser's back button."""
+    page = new_page(viewport=PHONE)
+    page.goto("/#/game/KKKKKK-9")
+    page.wait_for_selector(".page .note[role=alert]")
+    assert page.inner_text(".page .note") == "بازی تمام‌شده‌ای با این شناسه پیدا نشد."
+    page.click(".page a[href='#/']")
+    page.wait_for_selector('.home[data-ready="1"]')
+
+
 def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
     new_page: Callable[..., Page],
 ) -> None:

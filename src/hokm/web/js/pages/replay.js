@@ -18,7 +18,8 @@ export async function render(main, [gameId, analysisRoute]) {
     try {
       s.record = await api(`/api/games/${encodeURIComponent(gameId)}/record`);
     } catch (err) {
-      s.error = refusal(err);
+      // (the server's Persian for a missing game is a bare «پیدا نشد»)
+      s.error = err?.code === "not_found" ? t("game_not_found") : refusal(err);
       draw();
       return;
     }
@@ -220,7 +221,7 @@ export async function render(main, [gameId, analysisRoute]) {
   function draw() {
     if (!s.alive) return;
     if (s.error) {
-      patch(main, h("section.page", {}, h("h1", { tabindex: "-1" }, t("summary")), h("p.note", { role: "alert" }, s.error)));
+      patch(main, h("section.page", {}, h("h1", { tabindex: "-1" }, t("summary")), h("p.note", { role: "alert" }, s.error), h("a", { href: "#/" }, t("nav_home"))));
       return;
     }
     const rec = s.record;

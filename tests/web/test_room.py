@@ -209,7 +209,14 @@ def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     code = create_room(page, "Shirin")
     assert code
     page.wait_for_selector("#chat-input")
+    # The empty box reads right to left in Persian (its «پیام…» at the right edge); typed in,
+    # its text sets its direction (dir=auto).
+    direction = "getComputedStyle(document.getElementById('chat-input')).direction"
+    assert page.evaluate(direction) == "rtl"
+    page.fill("#chat-input", "hello")
+    assert page.evaluate(direction) == "ltr"
     page.fill("#chat-input", "سلام به همه")
+    assert page.evaluate(direction) == "rtl"
     page.click("#chat-send")
     page.wait_for_selector("#chat-log li")
     assert "سلام به همه" in page.inner_text("#chat-log")

@@ -260,8 +260,12 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#my-rank")
     assert "هنوز در این فهرست نیستید" in page.inner_text("#my-rank")
     page.unroute("**/api/leaderboard*")
-    page.goto("/#/profile")
+    # One's own profile by the home page's link: with the password form below (the link went
+    # to #/profile/ID, the page anyone else sees, without it).
+    page.goto("/")
+    page.click("#account a")
     page.wait_for_selector("#profile")
+    assert page.evaluate("location.hash") == "#/profile"
     assert "parisa_web" in page.inner_text("#profile")
     # A new account's rating of 0 says why: provisional, settling after 10 rated games.
     assert "موقت؛ پس از ۱۰ بازی ریتینگ‌دار دیگر" in page.inner_text("#profile")

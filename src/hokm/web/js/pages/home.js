@@ -294,7 +294,8 @@ export async function render(main) {
         {},
         h("span", {}, t("signed_in_as", { name: p.player?.name ?? p.username })),
         " ",
-        h("a", { href: `#/profile/${encodeURIComponent(p.player?.id ?? "")}` }, t("nav_profile")),
+        // one's own profile (#/profile/ID is the page others see: no password form)
+        h("a", { href: "#/profile" }, t("nav_profile")),
         " ",
         h("button.link#logout", { type: "button", onclick: signOut }, t("logout")),
       );

@@ -426,19 +426,22 @@ def test_a_full_trick_leaves_every_card_readable(new_page: Callable[..., Page], 
     assert page.evaluate(_FULL_TRICK) == []
 
 
-_SIDE_NAMES = """async () => {
+_LONG_NAMES = """async () => {
     const { cardEl } = await import('/js/cards.js');
     const { h } = await import('/js/dom.js');
     const cards = { bottom: 'KH', right: 'AC', top: '6C', left: '3C' };
-    const name = { left: 'سیدعلی‌اصغر حسینی‌نژادیان', right: 'Maximilian_Longname_1234' };
+    const name = { left: 'سیدعلی‌اصغر حسینی‌نژادیان', right: 'Maximilian_Longname_1234',
+                   top: 'Wolfgang-Amadeus-Mozart7' };
     const board = h('div.board', {},
         Object.entries(name).map(([pos, n]) => h(`div.seat.pos-${pos}`, {},
             h('div.seat-label', {}, h('span.name', { dir: 'auto' }, n)))),
         h('div.trick', {}, Object.entries(cards).map(
-            ([pos, card]) => h(`div.slot.pos-${pos}`, {}, cardEl(card)))));
+            ([pos, card]) => h(`div.slot.pos-${pos}`, {}, cardEl(card))),
+            h('div.trick-note', {}, `${name.left} این دست را برد`)));
     document.querySelector('main').prepend(board);
     await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const rects = [...board.querySelectorAll('.trick .card')].map(c => c.getBoundingClientRect());
+    const rects = [...board.querySelectorAll('.trick .card, .trick-note')]
+        .map(c => c.getBoundingClientRect());
     return [...board.querySelectorAll('.seat-label')].filter((label) => {
         const a = label.getBoundingClientRect();
         return rects.some(b => a.left < b.right && b.left < a.right
@@ -448,15 +451,17 @@ _SIDE_NAMES = """async () => {
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_a_long_name_beside_the_trick_stays_out_from_under_its_cards(
+def test_long_names_around_the_trick_stay_clear_of_its_cards_and_its_note(
     new_page: Callable[..., Page], size: str
 ) -> None:
     """The left and right seats' names, however long, end before the trick's cards (on a
-    phone the cards lay over the end of a long name)."""
+    phone the cards lay over the end of a long name), and the top seat's name before the
+    note of who won the trick, in the corner (on a phone the two were written over each
+    other)."""
     page = new_page(viewport=PHONE if size == "phone" else DESKTOP)
     page.goto("/")
     page.wait_for_selector("#practice")
-    assert page.evaluate(_SIDE_NAMES) == []
+    assert page.evaluate(_LONG_NAMES) == []
 
 
 def test_the_card_picker_is_one_tab_stop_walked_with_the_arrow_keys(

@@ -129,7 +129,9 @@ async def test_rooms_are_created_and_found_by_code(server: str) -> None:
         assert "حداکثر ۲۱" in big.json()["message_fa"]
         link = await http.get(f"/r/{code}", follow_redirects=False)
         assert link.status_code == 302 and link.headers["location"] == f"/?room={code}"
-        assert (await http.get("/api/games/NOPE-1/record")).status_code == 404
+        missing = await http.get("/api/games/NOPE-1/record")
+        assert missing.status_code == 404
+        assert missing.json()["message_fa"].endswith("بازی تمام‌شده‌ای با این شناسه نیست")
 
 
 async def test_rules_presets_phrases_health_and_openapi(server: str) -> None:
@@ -307,6 +309,8 @@ async def test_refused_requests_do_not_use_up_the_address_limit(tmp_path: Path) 
         async with httpx.AsyncClient(base_url=url, headers=here) as http:  # the fourth
             over = await http.post("/api/guest", json={"name": "Reza"})
             assert over.status_code == 429 and over.json()["code"] == "rate_limited"
+            # In Persian too it says what was too many (it said "messages sent too fast").
+            assert "مهمان یا اتاق تازه از این نشانی" in over.json()["message_fa"]
 
 
 async def _post_raw(url: str, path: str, head: str, body: bytes) -> bytes:

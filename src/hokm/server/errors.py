@@ -17,7 +17,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_json": ("the message is not a JSON object", "پیام دریافتی JSON معتبر نیست"),
     "bad_message": ("the message is malformed", "پیام نامعتبر است"),
     "too_large": ("the frame is too large", "پیام خیلی بزرگ است"),
-    "rate_limited": ("too many messages too fast", "پیام‌ها خیلی سریع فرستاده شده‌اند"),
+    "rate_limited": ("too many requests too fast", "درخواست‌ها بیش از حد و پشت سر هم بوده است"),
     "unauthorized": ("who are you? send hello with a valid token", "هویت شما شناخته نشد"),
     "unsupported_protocol": ("protocol version not supported", "نسخه‌ی پروتکل پشتیبانی نمی‌شود"),
     "not_in_room": ("join a room first", "اول وارد یک اتاق شوید"),

@@ -105,7 +105,12 @@ def _with_cookie(response: Response, token: str, request: Request) -> Response:
 async def _limit(request: Request) -> None:
     address = request.client.host if request.client is not None else None
     if not await _state(request).creations.take(address):
-        raise _Refusal(429, "rate_limited", "too many new guests or rooms from this address")
+        raise _Refusal(
+            429,
+            "rate_limited",
+            "too many new guests or rooms from this address",
+            "مهمان یا اتاق تازه از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
+        )
 
 
 def _handler(fn: Any) -> Any:
@@ -266,7 +271,9 @@ async def _game(request: Request) -> tuple[Any, dict[str, Any]]:
     game_id = request.path_params["game_id"]
     found = await _state(request).storage.get_game(game_id) if len(game_id) <= 40 else None
     if found is None:
-        raise _Refusal(404, "not_found", "no finished game with this id")
+        raise _Refusal(
+            404, "not_found", "no finished game with this id", "بازی تمام‌شده‌ای با این شناسه نیست"
+        )
     return found
 
 

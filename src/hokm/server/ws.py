@@ -284,7 +284,12 @@ class _Session:
         if identity is None:
             client = self.websocket.client
             if not await self.state.creations.take(client.host if client is not None else None):
-                await self._close(4008, "rate_limited", "too many new guests from this address")
+                await self._close(
+                    4008,
+                    "rate_limited",
+                    "too many new guests from this address",
+                    "مهمان تازه از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
+                )
                 return None
             identity, token = await self.state.guests.create(name or "مهمان")
         elif name is not None and name != identity.name and identity.kind == "guest":

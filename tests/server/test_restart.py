@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,43 @@ async def test_the_python_client_comes_back_by_itself_after_a_kill_and_a_clean_s
 def _kind(frame: dict[str, Any]) -> str | None:
     event = frame.get("event")
     return event.get("kind") if isinstance(event, dict) else None
+
+
+def _ignores_sigint(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    ignored = re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M)
+    return ignored is not None and bool(int(ignored.group(1), 16) >> (signal.SIGINT - 1) & 1)
+
+
+async def test_ctrl_c_stops_the_server_and_its_workers_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C in the terminal of ``make run`` signals the whole process group, bot workers
+    included: the server stops as after SIGTERM, and a worker prints no KeyboardInterrupt
+    traceback (the server shuts its workers down itself)."""
+    server = ServerProcess(tmp_path / "hokm.db", "--bot-workers", "2")
+    try:
+        await server.start()
+        assert server.proc is not None
+        workers: set[int] = set()
+        for _ in range(100):  # started at start-up; idle once they have imported the bots
+            workers = _children(server.proc.pid)
+            if len(workers) >= 2 and all(_ignores_sigint(pid) for pid in workers):
+                break
+            await asyncio.sleep(0.1)
+        assert len(workers) >= 2, workers
+        os.killpg(server.proc.pid, signal.SIGINT)
+        assert server.proc.wait(20) == 130  # as any command stopped by Ctrl-C
+        for _ in range(100):
+            if not any(_alive(pid) for pid in workers):
+                break
+            await asyncio.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)]
+    finally:
+        server.stop()
+    log = server.log.read_text()
+    assert "Traceback" not in log and "KeyboardInterrupt" not in log, log
+    assert "Application shutdown complete" in log

@@ -36,6 +36,7 @@ import hmac
 import logging
 import os
 import secrets
+import signal
 import threading
 import time
 from collections import deque
@@ -817,7 +818,10 @@ def _warm() -> None:
 
 def _worker_start(parent: int) -> None:
     """Worker start-up: exit when the server process is gone. Killed with ``kill -9`` the
-    server runs no shutdown code, and a worker waiting for work would live on as an orphan."""
+    server runs no shutdown code, and a worker waiting for work would live on as an orphan.
+    Ctrl-C in a terminal signals the whole process group: the server stops its workers
+    itself, so a worker ignores SIGINT (it printed a KeyboardInterrupt traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

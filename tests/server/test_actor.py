@@ -13,7 +13,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from hokm.client import HokmClient, ServerError
 from hokm.engine import Deal, Game, Play, RuleSet, Seat, view_of
+from hokm.server import create_app
 from hokm.server.auth import Identity
 from hokm.server.rooms import (
     FullCollections,
@@ -24,9 +28,9 @@ from hokm.server.rooms import (
     _Sync,
     _Tick,
 )
-from hokm.storage import SqlStorage
+from hokm.storage import SqlStorage, StorageError
 from hokm.table.model import BotTurn, GameResult
-from tests.server.helpers import settings
+from tests.server.helpers import running_server, settings, table_with_bots
 
 
 class FakeConnection:
@@ -337,3 +341,39 @@ async def test_refused_commands_are_not_stored(tmp_path: Path) -> None:
         assert "flood" not in str(actor.table.to_dict()["replies"])
         moved = await actor.command(conn, ann.id, {"type": "sit", "seat": 0, "action_id": "ok-1"})
         assert moved.get("repeated") is True  # a command that changed the table: kept
+
+
+async def test_a_room_that_cannot_reload_says_so_once_per_outage(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database down (writes and reads fail): the room refuses each input and tries to
+    reload its table at the next one. The failed reload is logged once with its traceback,
+    not at every input (a client retrying once a second wrote a traceback a second); when
+    the database is back the room reloads and play goes on."""
+    app = create_app(settings(tmp_path / "hokm.db"))
+    async with running_server(settings(tmp_path / "hokm.db"), app) as url:
+        owner, code = await table_with_bots(url, rules={"turn_seconds": 120})
+        await owner.command("start")
+        await owner.wait_for(lambda c: bool(c.legal))
+        action = {k: v for k, v in owner.legal[0].items() if k != "seat"}
+
+        async def down(*args: Any, **kwargs: Any) -> Any:
+            raise StorageError("the database does not answer")
+
+        state = app.state.hokm
+        monkeypatch.setattr(state.storage, "append_events", down)
+        monkeypatch.setattr(state.rooms, "load_table", down)
+        for _ in range(4):
+            with pytest.raises(ServerError, match="server_error"):
+                await owner.act(action)
+        failed = [r for r in caplog.records if "reload failed" in r.getMessage()]
+        assert len(failed) == 1 and failed[0].exc_info is not None
+        monkeypatch.undo()
+        back = HokmClient(url, token=owner.token)
+        await back.connect()
+        await back.join(code)
+        await back.wait_for(lambda c: bool(c.legal))
+        await back.act({k: v for k, v in back.legal[0].items() if k != "seat"})
+        await back.close()
+        await owner.close()
+    assert len([r for r in caplog.records if "reload failed" in r.getMessage()]) == 1

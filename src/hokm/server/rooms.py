@@ -391,8 +391,11 @@ class RoomActor:
         try:
             loaded = await self.manager.load_table(self.code)
             await self._store_finished(loaded.finished)  # the failed input may have ended one
-        except Exception:  # pragma: no cover - storage is down
-            log.exception("room %s: reload failed", self.code)
+        except Exception:  # storage is down
+            if not self.broken:  # once an outage: each later input tries again, quietly
+                log.exception(
+                    "room %s: reload failed; inputs are refused until one works", self.code
+                )
             self.broken = True
             return False
         self.broken = False

@@ -114,6 +114,22 @@ def test_an_origin_from_the_environment_is_checked_like_the_options(
     assert err.startswith("hokm serve: HOKM_ALLOWED_ORIGINS: not an origin: 'ok.example/x'"), err
 
 
+def test_a_wrong_sockets_per_address_is_named_as_that(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HOKM_SOCKETS_PER_ADDRESS that is not a whole number from 1 stops the start in one line
+    naming it (it was blamed on HOKM_ALLOWED_ORIGINS; 0 or less refused every socket)."""
+    argv = ["serve", "--db", str(tmp_path / "h.db"), "--port", "0"]
+    for value in ("abc", "0", "-5", "2.5"):
+        monkeypatch.setenv("HOKM_SOCKETS_PER_ADDRESS", value)
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err == (
+            "hokm serve: HOKM_SOCKETS_PER_ADDRESS is a whole number of sockets from 1, "
+            f"not {value!r}\n"
+        ), err
+
+
 def test_serve_says_in_one_line_why_it_cannot_use_the_database(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

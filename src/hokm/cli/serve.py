@@ -206,10 +206,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"hokm serve: {problem}", file=sys.stderr)
         return 2
     url = database_url(args.db)
-    try:  # HOKM_ALLOWED_ORIGINS is read (and checked like --allow-origin) here
+    try:  # HOKM_ALLOWED_ORIGINS (checked like --allow-origin) and the others are read here
         settings = Settings(database_url=url, bot_workers=args.bot_workers)
-    except ValueError as error:
-        print(f"hokm serve: HOKM_ALLOWED_ORIGINS: {error}", file=sys.stderr)
+    except ValueError as error:  # (it names the variable)
+        print(f"hokm serve: {error}", file=sys.stderr)
         return 2
     if args.redis is not None:
         settings = dataclasses.replace(settings, redis_url=args.redis or None)

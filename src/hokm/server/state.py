@@ -23,9 +23,25 @@ __all__ = ["ServerState", "Settings"]
 
 def _env_origins() -> tuple[str, ...]:
     """``HOKM_ALLOWED_ORIGINS`` (comma-separated) as browsers send origins; a ValueError
-    names an entry that is not one."""
+    names the variable and an entry that is not one."""
     raw = os.environ.get("HOKM_ALLOWED_ORIGINS", "")
-    return tuple(normalize_origin(o) for o in raw.split(",") if o.strip())
+    try:
+        return tuple(normalize_origin(o) for o in raw.split(",") if o.strip())
+    except ValueError as exc:
+        raise ValueError(f"HOKM_ALLOWED_ORIGINS: {exc}") from None
+
+
+def _env_sockets_per_address() -> int:
+    """``HOKM_SOCKETS_PER_ADDRESS`` (200 when empty or unset); a ValueError names the
+    variable (0 or less would refuse every socket that is not from loopback)."""
+    raw = os.environ.get("HOKM_SOCKETS_PER_ADDRESS", "").strip()
+    if not raw:
+        return 200
+    if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
+        raise ValueError(
+            f"HOKM_SOCKETS_PER_ADDRESS is a whole number of sockets from 1, not {raw[:40]!r}"
+        )
+    return int(raw)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +66,7 @@ class Settings:
     flood_close_seconds: float = 5.0  # a connection flooding this long is closed
     # Open WebSockets per client address in this process (loopback is exempt): enough for a
     # school or a mobile carrier's shared address, not for one script opening thousands.
-    sockets_per_address: int = field(
-        default_factory=lambda: int(os.environ.get("HOKM_SOCKETS_PER_ADDRESS") or 200)
-    )
+    sockets_per_address: int = field(default_factory=_env_sockets_per_address)
     hello_timeout: float = 10.0
     # An account's socket is checked against its session this often: logged out, or ended by
     # a password change, it is closed (4003). In this process it happens at once.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import signal
@@ -352,3 +353,50 @@ async def test_ctrl_c_stops_the_server_and_its_workers_without_a_traceback(
     log = server.log.read_text()
     assert "Traceback" not in log and "KeyboardInterrupt" not in log, log
     assert "Application shutdown complete" in log
+
+
+@pytest.mark.parametrize("refusal", ["room_unloaded", "shutting_down"])
+async def test_an_action_refused_as_its_room_moves_is_sent_again_after_the_rejoin(
+    refusal: str,
+) -> None:
+    """A rolling restart: the action in flight as the room's process stops is answered
+    ``room_unloaded`` (or ``shutting_down``), then the socket is closed (1012). The client
+    with ``reconnect=True`` joins again and sends the action again with its ``action_id``;
+    ``act`` (and so the README's ``play_until``) used to raise the refusal instead."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    actions: list[dict[str, Any]] = []
+    sockets = 0
+
+    async def handler(ws: ServerConnection) -> None:
+        nonlocal sockets
+        sockets += 1
+        first = sockets == 1
+        async for message in ws:
+            frame = json.loads(message)
+            ref, kind = frame.get("ref"), frame["type"]
+            if kind == "hello":
+                player = {"id": "g_1", "name": "Sara"}
+                answer = {"type": "welcome", "ref": ref, "player": player, "token": "t"}
+            elif kind == "join":
+                answer = {"type": "snapshot", "ref": ref, "room": "ROOM01", "version": 7}
+            else:
+                actions.append(frame)
+                if first:
+                    error = {"type": "error", "ref": ref, "code": refusal, "message": "moved"}
+                    await ws.send(json.dumps(error))
+                    await asyncio.sleep(0.05)
+                    await ws.close(1012, "room_moved")
+                    return
+                answer = {"type": "ack", "ref": ref, "action_id": frame["action_id"]}
+            await ws.send(json.dumps(answer))
+
+    async with serve(handler, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        client = HokmClient(f"http://127.0.0.1:{port}", name="Sara", reconnect=True)
+        await client.connect()
+        await client.join("ROOM01")
+        ack = await client.act({"type": "play", "card": "AS"})
+        assert ack["type"] == "ack" and client.reconnects == 1 and sockets == 2
+        assert [a["action_id"] for a in actions] == [ack["action_id"]] * 2
+        await client.close()

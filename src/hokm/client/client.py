@@ -31,6 +31,9 @@ Frame = dict[str, Any]
 # Close codes after which a client with ``reconnect=True`` comes back: the server going away
 # or restarting, a lost network (1006), a server error, a room moved to another process.
 RECONNECT_CODES = frozenset({1001, 1006, 1011, 1012, None})
+# Error codes of an input that reached a room just as it moved to another process or its
+# server began to stop: nothing was applied; the client joins again (docs/protocol.md).
+MOVED_ERRORS = frozenset({"room_unloaded", "shutting_down"})
 
 
 class ClientError(Exception):
@@ -356,7 +359,10 @@ class HokmClient:
 
         Refused as ``rate_limited`` (faster than the server's limit, ``docs/protocol.md`` §8),
         it is sent again after a pause, with the same ``action_id`` (never applied twice), as
-        the protocol asks of clients; a few times, then the refusal is raised."""
+        the protocol asks of clients; a few times, then the refusal is raised. With
+        ``reconnect=True``, refused as ``room_unloaded`` or ``shutting_down`` (the room moved
+        or the server stops as it arrived: nothing applied), it is sent again, with the same
+        ``action_id``, once the client has joined the room again."""
         frame = {
             "type": "action",
             "version": self.version if version is None else version,
@@ -367,6 +373,9 @@ class HokmClient:
             try:
                 return await self.request(dict(frame))
             except ServerError as exc:
+                if exc.code in MOVED_ERRORS and self.reconnect and not self._leaving:
+                    await self._join_again(pause)  # then the same id again
+                    continue
                 if exc.code != "rate_limited":
                     raise
             except ClientError:
@@ -376,6 +385,19 @@ class HokmClient:
                 continue
             await asyncio.sleep(pause)
         return await self.request(dict(frame))
+
+    async def _join_again(self, wait: float) -> None:
+        """After ``room_unloaded`` or ``shutting_down``: wait up to ``wait`` seconds for the
+        close that follows (the room moved, the server stops) and for the reconnection it
+        starts; if the socket stays open, join the room again on it."""
+        if self.closed is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self.closed), wait)
+        if self.reconnecting:
+            await self._back()
+        elif self.room is not None and self.closed is not None and not self.closed.done():
+            with contextlib.suppress(ClientError):
+                await self.join(self.room, last_version=self.version)
 
     async def chat(self, *, text: str | None = None, phrase: str | None = None) -> Frame:
         fields = {"text": text} if text is not None else {"phrase": phrase}

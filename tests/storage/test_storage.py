@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import secrets
 from pathlib import Path
 
 import pytest
 
+from hokm.accounts.store import AccountStore
 from hokm.storage import (
     GameSummary,
     PlayerRow,
@@ -15,6 +18,7 @@ from hokm.storage import (
     VersionConflictError,
     database_url,
 )
+from tests.storage.conftest import PG_URL
 
 
 async def test_settings_keep_the_first_value(storage: SqlStorage) -> None:
@@ -182,3 +186,31 @@ def test_the_log_names_a_sqlite_file_by_its_absolute_path(
     assert said == f"SQLite file {tmp_path / 'tmp' / 'x.db'} (tables hokm_*)"
     pg = SqlStorage("postgresql://u:secret@db.example/hokm").describe()
     assert "secret" not in pg and "db.example/hokm" in pg
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_processes_starting_at_once_on_an_empty_database_share_one_schema(
+    kind: str, tmp_path: Path
+) -> None:
+    """The scale-out start (several ``hokm serve`` at once on a new database): one creates
+    the tables (the storage's, then the accounts') and the others wait for it, and all keep
+    the one secret stored first. All but one used to fail at start: duplicate key in
+    ``pg_type`` (two CREATE TABLE of one name) or in the settings (two secrets)."""
+    prefix = f"t{secrets.token_hex(4)}_"
+    url = str(tmp_path / "hokm.db") if kind == "sqlite" else PG_URL
+    stores = [SqlStorage(url, prefix=prefix) for _ in range(4)]
+    try:
+        started = await asyncio.gather(*(s.start() for s in stores), return_exceptions=True)
+        assert started == [None] * 4, started
+        accounts = [AccountStore(store).start() for store in stores]  # the accounts' tables
+        started = await asyncio.gather(*accounts, return_exceptions=True)
+        assert started == [None] * 4, started
+        kept = await asyncio.gather(*(s.setting("secret", f"s{n}") for n, s in enumerate(stores)))
+        assert len(set(kept)) == 1, kept
+    finally:
+        with contextlib.suppress(Exception):
+            async with stores[0].engine.begin() as conn:
+                await conn.run_sync(AccountStore(stores[0]).t.metadata.drop_all)
+            await stores[0].drop_all()
+        for store in stores:
+            await store.close()

@@ -194,6 +194,7 @@ class AccountStore:
 
     async def start(self) -> None:
         async with self.storage.engine.begin() as conn:
+            await self.storage.schema_lock(conn)  # (processes starting at once)
             await conn.run_sync(self.t.metadata.create_all)
             await conn.run_sync(self._rekey)
 

@@ -25,6 +25,7 @@ import contextlib
 import json
 import logging
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -33,7 +34,7 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from hokm.storage.base import (
     GameSummary,
@@ -207,11 +208,22 @@ class SqlStorage:
         """Create missing tables and start the writer."""
         try:
             async with self.engine.begin() as conn:
+                await self.schema_lock(conn)
                 await conn.run_sync(self.t.metadata.create_all)
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the database {self._safe_url()}: {exc}") from exc
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+
+    async def schema_lock(self, conn: AsyncConnection) -> None:
+        """Hold the lock under which tables are created until ``conn``'s transaction ends:
+        several processes starting at once on a new database create them one after the
+        other, each finding the tables of those before it (SQLite: the write lock)."""
+        if self.is_sqlite:
+            await conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            key = zlib.crc32(f"hokm schema {self.prefix}".encode())
+            await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -403,7 +415,10 @@ class SqlStorage:
             conn.execute(t.insert().values(key=key, value=default))
             return default
 
-        return str(await self._write(write))
+        try:
+            return str(await self._write(write))
+        except VersionConflictError:  # another process stored one meanwhile: that one
+            return str(await self._write(write))
 
     # ------------------------------------------------------------------ players
 
@@ -641,7 +656,16 @@ def _sqlite_pragmas(engine: sa.Engine, *, autocheckpoint: bool = True) -> None:
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         cursor = dbapi_conn.cursor()
         # WAL + NORMAL: a committed transaction survives a killed process (kill -9).
-        cursor.execute("PRAGMA journal_mode=WAL")
+        for attempt in range(100):
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except Exception as exc:
+                # Processes opening a new file at once: while one holds its lock, turning it
+                # to WAL is refused at once, not after the busy timeout. Try again a while.
+                if "locked" not in str(exc) or attempt == 99:
+                    raise
+                time.sleep(0.05)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=10000")
         # After a checkpoint the WAL file is cut back to this size (64 MiB): a burst of writes

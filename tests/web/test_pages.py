@@ -450,15 +450,16 @@ _LONG_NAMES = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("size", ["phone", "tablet", "desktop"])
 def test_long_names_around_the_trick_stay_clear_of_its_cards_and_its_note(
     new_page: Callable[..., Page], size: str
 ) -> None:
     """The left and right seats' names, however long, end before the trick's cards (on a
     phone the cards lay over the end of a long name), and the top seat's name before the
     note of who won the trick, in the corner (on a phone the two were written over each
-    other)."""
-    page = new_page(viewport=PHONE if size == "phone" else DESKTOP)
+    other, and on a tablet 700–720 px wide too)."""
+    tablet = {"width": 710, "height": 900}
+    page = new_page(viewport={"phone": PHONE, "tablet": tablet, "desktop": DESKTOP}[size])
     page.goto("/")
     page.wait_for_selector("#practice")
     assert page.evaluate(_LONG_NAMES) == []

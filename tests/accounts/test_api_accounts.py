@@ -391,13 +391,35 @@ async def test_a_socket_ends_with_its_session(live: Live) -> None:
     change = {"old_password": "first-password", "new_password": "second-password"}
     assert (await second.post("/api/accounts/password", json=change)).status_code == 200
     assert await _ended(stolen) == (4003, "session_ended")
+    await asyncio.sleep(0.3)  # (its own check, woken with the other's, is done by now)
+    assert kept.closed is not None and not kept.closed.done()
     await kept.ping()  # the session that changed the password is still there
     assert (await second.post("/api/accounts/logout", json={})).status_code == 200
     assert await _ended(kept) == (4003, "session_ended")
-    guest = HokmClient(live.url, name="Guest")  # a guest's socket has no session to end
-    await guest.connect()
-    await guest.ping()
-    await guest.close()
+
+
+async def test_a_guest_socket_comes_back_as_the_account_it_registered(live: Live) -> None:
+    """A guest's socket lasts as long as the guest: once the guest registers, the guest token
+    it said hello with identifies nobody, so the socket is closed with 1012 (reconnect: the
+    page comes back with the session, as the account). It used to play on unwatched, a copy
+    of the guest token holding the account's seat through any later logout. Another guest's
+    socket is not touched."""
+    signing_up, staying = HokmClient(live.url, name="Soon"), HokmClient(live.url, name="Stays")
+    for client in (signing_up, staying):
+        await client.connect()
+    assert signing_up.token is not None
+    http = live.http(cookies={"hokm_guest": signing_up.token})
+    form = {"username": "soon_account", "password": "a long password"}
+    registered = await http.post("/api/accounts/register", json=form)
+    assert registered.status_code == 201 and registered.json()["upgraded"] is True
+    assert await _ended(signing_up) == (1012, "identity_changed")
+    again = await live.ws(http)  # with the session: the same player, as the account
+    assert again.player is not None and again.player["kind"] == "account"
+    assert signing_up.player is not None and again.player["id"] == signing_up.player["id"]
+    await asyncio.sleep(0.3)
+    await staying.ping()
+    for client in (again, staying):
+        await client.close()
 
 
 async def test_a_session_ended_by_another_process_closes_the_socket_at_the_next_check(

@@ -682,6 +682,8 @@ async def register(request: Request) -> Response:
     found = await service.store.player(session.player_id)
     identity = Identity(session.player_id, found[0] if found else "", "account")
     _rename_in_rooms(request, identity)
+    if guest is not None:
+        _end_sockets(request, guest.id)  # the guest's sockets come back as the account (1012)
     response = JSONResponse({"player": _player(identity), "upgraded": guest is not None}, 201)
     if guest is not None:
         response.delete_cookie(COOKIE_NAME, path="/")

@@ -40,6 +40,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "this session was logged out or its password changed; the connection is closed",
         "این نشست بسته شد (خروج از حساب یا تغییر گذرواژه)؛ اتصال قطع شد",
     ),
+    "identity_changed": (
+        "this guest is an account now: connect again to play as it",
+        "این مهمان اکنون حساب کاربری دارد؛ دوباره وصل شوید تا با آن بازی کنید",
+    ),
     "flooding": ("too many messages; the connection is closed", "پیام‌های بیش از حد؛ اتصال بسته شد"),
     "too_many_sockets": (
         "too many connections from this address; close some and try again",

@@ -68,8 +68,9 @@ class Settings:
     # school or a mobile carrier's shared address, not for one script opening thousands.
     sockets_per_address: int = field(default_factory=_env_sockets_per_address)
     hello_timeout: float = 10.0
-    # An account's socket is checked against its session this often: logged out, or ended by
-    # a password change, it is closed (4003). In this process it happens at once.
+    # An account's socket is checked against its session this often (a guest's, ten times as
+    # long): logged out or ended by a password change it is closed (4003); a guest who
+    # registered is sent to connect again as the account (1012). In this process: at once.
     session_check_seconds: float = 30.0
     bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
     # Levels whose decision costs less than handing it to a worker (tens of microseconds
@@ -115,9 +116,9 @@ class ServerState:
         )
 
     def sessions_ended(self, player: str) -> None:
-        """Some session of ``player``'s account ended (a logout, a password change): its
-        sockets in this process check theirs now; other processes' within
-        ``session_check_seconds``."""
+        """Some session of ``player``'s account ended (a logout, a password change), or the
+        guest ``player`` registered: its sockets in this process check who they are now;
+        other processes' at their next check."""
         for event in self.session_watchers.get(player, ()):
             event.set()
 

@@ -292,6 +292,7 @@ class _Session:
                 )
                 return None
             identity, token = await self.state.guests.create(name or "مهمان")
+            self.token = token  # (who this socket is from now on)
         elif name is not None and name != identity.name and identity.kind == "guest":
             identity = await self.state.guests.rename(identity, name)
         await self._send(
@@ -346,28 +347,34 @@ class _Session:
         return True
 
     async def watch_session(self, conn: WsConnection) -> None:
-        """An account's socket lasts as long as its session: once that is logged out, ended
-        by a password change or expired, the socket says ``bye`` and closes with 4003 (within
-        ``session_check_seconds``; at once when it ended in this process)."""
+        """A socket lasts as long as the identity it said ``hello`` with. An account's session
+        logged out, ended by a password change or expired: ``bye`` and close 4003 (within
+        ``session_check_seconds``). A guest who registered (the guest token no longer
+        identifies anyone): close 1012, and the page comes back as the account (within ten
+        times that). At once when it happened in this process."""
+        account = conn.identity.kind == "account"
+        period = self.settings.session_check_seconds * (1 if account else 10)
         wake = asyncio.Event()
         watchers = self.state.session_watchers.setdefault(conn.player, set())
         watchers.add(wake)
         try:
             while conn.closing is None:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), self.settings.session_check_seconds)
+                    await asyncio.wait_for(wake.wait(), period)
                 wake.clear()
                 try:
                     now = await self.state.auth.identify(self.websocket.cookies, self.token)
                 except Exception as exc:  # the database is down: nobody is sent away for it
-                    log.debug("the session of %s could not be checked: %s", conn.player, exc)
+                    log.debug("the identity of %s could not be checked: %s", conn.player, exc)
                     continue
-                if now is None or now.id != conn.player or now.kind != "account":
-                    en, fa = MESSAGES["session_ended"]
-                    log.info("closing a socket of %s: its session ended (4003)", conn.player)
-                    conn.push({"type": "bye", "code": 4003, "reason": {"en": en, "fa": fa}})
-                    conn.close(4003, "session_ended")
-                    return
+                if now is not None and now.id == conn.player and now.kind == conn.identity.kind:
+                    continue
+                code, reason = (4003, "session_ended") if account else (1012, "identity_changed")
+                en, fa = MESSAGES[reason]
+                log.info("closing a socket of %s: %s (%d)", conn.player, reason, code)
+                conn.push({"type": "bye", "code": code, "reason": {"en": en, "fa": fa}})
+                conn.close(code, reason)
+                return
         finally:
             watchers.discard(wake)
             if not watchers:
@@ -375,16 +382,12 @@ class _Session:
 
     async def run(self, identity: Identity) -> None:
         conn = self.conn = WsConnection(self.websocket, identity, batch=self.batch)
-        watch = (
-            asyncio.get_running_loop().create_task(self.watch_session(conn))
-            if identity.kind == "account"
-            else None
-        )
+        watch = asyncio.get_running_loop().create_task(self.watch_session(conn))
         try:
             while conn.closing is None:
                 raw = await self.receive()
-                if raw is None:
-                    break
+                if raw is None or conn.closing is not None:
+                    break  # (closed while this frame came: its session ended, say)
                 if self.flooding():
                     now = time.monotonic()
                     assert self.flood_since is not None
@@ -414,8 +417,7 @@ class _Session:
         except WebSocketDisconnect:
             pass
         finally:
-            if watch is not None:
-                watch.cancel()
+            watch.cancel()
             if conn.room is not None:
                 conn.room.detach(conn)
                 conn.room = None

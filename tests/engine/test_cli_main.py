@@ -296,3 +296,18 @@ def test_a_count_that_is_no_whole_number_is_refused_with_the_options_range(
     with pytest.raises(SystemExit) as done:
         main(argv)
     assert done.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_an_empty_redis_prefix_is_the_default_not_no_prefix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """HOKM_REDIS_PREFIX set but empty (as a deployment's template leaves it) gave keys with
+    no prefix at all, mixing deployments on one Redis; empty is the default ``hokm:``, as an
+    empty HOKM_REDIS_URL is no Redis."""
+    from hokm.server import Settings
+
+    for value, prefix in (("", "hokm:"), ("  ", "hokm:"), ("site-b:", "site-b:")):
+        monkeypatch.setenv("HOKM_REDIS_PREFIX", value)
+        assert Settings().redis_prefix == prefix
+    monkeypatch.delenv("HOKM_REDIS_PREFIX")
+    assert Settings().redis_prefix == "hokm:"

@@ -429,7 +429,7 @@ class Cluster:
             loop.create_task(self._send_loop(), name="cluster send"),
             loop.create_task(self._beat(), name="cluster beat"),
         ]
-        log.info("cluster: node %s on %s", self.node, self.describe())
+        log.info("cluster: node %s on %s, keys %s*", self.node, self.describe(), self.prefix)
 
     async def stop(self) -> None:
         """After the rooms stopped and were released: tell the sockets relayed here to

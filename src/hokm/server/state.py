@@ -51,8 +51,11 @@ class Settings:
     database_url: str | None = None
     # Several processes on one database (hokm.server.cluster): Redis for who owns which room.
     redis_url: str | None = field(default_factory=lambda: os.environ.get("HOKM_REDIS_URL") or None)
-    # Every Redis key and channel name starts with it (several deployments may share a Redis).
-    redis_prefix: str = field(default_factory=lambda: os.environ.get("HOKM_REDIS_PREFIX", "hokm:"))
+    # Every Redis key and channel name starts with it (several deployments may share a Redis);
+    # set but empty is the default, as for HOKM_REDIS_URL (not keys with no prefix at all).
+    redis_prefix: str = field(
+        default_factory=lambda: os.environ.get("HOKM_REDIS_PREFIX", "").strip() or "hokm:"
+    )
     heartbeat_ms: int = 10_000  # a process silent this long is gone; its rooms move
     table_prefix: str = "hokm_"  # every database table's name starts with it
     allowed_origins: tuple[str, ...] = field(default_factory=_env_origins)

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -192,26 +193,37 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+async def _workers(server: ServerProcess, ready: Callable[[int], bool] = bool) -> set[int]:
+    """The server's (at least two) bot worker processes, once each is ``ready``."""
+    assert server.proc is not None
+    workers: set[int] = set()
+    for _ in range(100):  # the pool starts its workers at start-up
+        workers = _children(server.proc.pid)
+        if len(workers) >= 2 and all(ready(pid) for pid in workers):
+            break
+        await asyncio.sleep(0.1)
+    assert len(workers) >= 2, workers
+    return workers
+
+
+async def _all_gone(workers: set[int]) -> None:
+    for _ in range(100):
+        if not any(_alive(pid) for pid in workers):
+            break
+        await asyncio.sleep(0.1)
+    assert not [pid for pid in workers if _alive(pid)]
+
+
 async def test_bot_workers_do_not_outlive_a_killed_server(tmp_path: Path) -> None:
     """kill -9 of the server process alone (not its group): its bot workers exit too."""
     server = ServerProcess(tmp_path / "hokm.db", "--bot-workers", "2")
     try:
         await server.start()
         assert server.proc is not None
-        workers: set[int] = set()
-        for _ in range(100):  # the pool starts its workers at start-up
-            workers = _children(server.proc.pid)
-            if len(workers) >= 2:
-                break
-            await asyncio.sleep(0.1)
-        assert len(workers) >= 2, workers
+        workers = await _workers(server)
         os.kill(server.proc.pid, signal.SIGKILL)
         server.proc.wait(10)
-        for _ in range(100):
-            if not any(_alive(pid) for pid in workers):
-                break
-            await asyncio.sleep(0.1)
-        assert not [pid for pid in workers if _alive(pid)]
+        await _all_gone(workers)
     finally:
         server.stop()
 
@@ -334,20 +346,10 @@ async def test_ctrl_c_stops_the_server_and_its_workers_without_a_traceback(
     try:
         await server.start()
         assert server.proc is not None
-        workers: set[int] = set()
-        for _ in range(100):  # started at start-up; idle once they have imported the bots
-            workers = _children(server.proc.pid)
-            if len(workers) >= 2 and all(_ignores_sigint(pid) for pid in workers):
-                break
-            await asyncio.sleep(0.1)
-        assert len(workers) >= 2, workers
+        workers = await _workers(server, _ignores_sigint)  # (set once the worker is up)
         os.killpg(server.proc.pid, signal.SIGINT)
         assert server.proc.wait(20) == 130  # as any command stopped by Ctrl-C
-        for _ in range(100):
-            if not any(_alive(pid) for pid in workers):
-                break
-            await asyncio.sleep(0.1)
-        assert not [pid for pid in workers if _alive(pid)]
+        await _all_gone(workers)
     finally:
         server.stop()
     log = server.log.read_text()

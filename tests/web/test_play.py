@@ -460,6 +460,34 @@ new MutationObserver(() => {
 """
 
 
+_SNAPSHOT_AFTER_A_HAND = """async () => {
+    const { RoomStore } = await import('/js/store.js');
+    const last = { hand: 2, result: 'kot', winner_team: 1, tricks: [0, 7], points: 2 };
+    const snapshot = (game) => ({ version: 9, table: { status: 'playing', game } });
+    const fresh = new RoomStore('ABCDEF');
+    fresh.applySnapshot(snapshot({ phase: 'trump', hand_number: 3, last_result: last }));
+    const first = new RoomStore('ABCDEF');
+    first.applySnapshot(snapshot({ phase: 'trump', hand_number: 0, last_result: null }));
+    const kept = new RoomStore('ABCDEF');
+    kept.handResult = { hand: 2, result: 'normal' };
+    kept.applySnapshot(snapshot({ phase: 'trump', hand_number: 3, last_result: last }));
+    return [fresh.handResult && fresh.handResult.hand, first.handResult, kept.handResult.result];
+}"""
+
+
+def test_a_page_loaded_while_the_last_hands_result_is_up_shows_it_again(
+    new_page: Callable[..., Page],
+) -> None:
+    """The result banner came only with the hand_ended event: a reload in the pause between
+    hands (or while the next hakem chose trump) lost it, and only the score said who won. A
+    snapshot now brings the last hand's result back (the banner then shows it until the next
+    hand's first card, as for everyone else); one already up is kept."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#practice")
+    assert page.evaluate(_SNAPSHOT_AFTER_A_HAND) == [2, None, "normal"]
+
+
 def test_the_next_hakem_choosing_trump_is_shown_under_the_last_hands_result(
     new_page: Callable[..., Page],
 ) -> None:

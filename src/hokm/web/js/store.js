@@ -71,6 +71,11 @@ export class RoomStore {
     this.chat = [...(msg.table?.chat ?? [])];
     this.stale = false;
     this.tableStale = false;
+    // A page loaded (or back) while the last hand's result is still up, until the next
+    // hand's first card, shows it again: it came only with the hand_ended event, and a reload
+    // in the pause between hands lost it (the banner itself decides whether it is still up).
+    const last = this.table?.game?.last_result;
+    if (this.handResult === null && last && typeof last.hand === "number") this.handResult = last;
   }
 
   /** Apply a batch of {version, event, game?, you?} (frames `event` or `events`). */

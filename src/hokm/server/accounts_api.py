@@ -265,9 +265,7 @@ class RoomStarter:
                 if self.bot_level is not None:
                     cmd["level"] = self.bot_level
             await _ok(actor.command(None, owner.id, cmd))
-        task = asyncio.get_running_loop().create_task(self._start_when_connected(actor, humans))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self._start_soon(actor, humans)
         return str(actor.code)
 
     def resume(self, actor: Any) -> None:
@@ -280,7 +278,9 @@ class RoomStarter:
             return
         if any(slot.kind == "empty" for slot in table.seats):
             return  # (stopped while it was being set up: there is no match to start)
-        humans = [slot.player for slot in table.seats if slot.kind == "human"]
+        self._start_soon(actor, [slot.player for slot in table.seats if slot.kind == "human"])
+
+    def _start_soon(self, actor: Any, humans: list[str]) -> None:
         task = asyncio.get_running_loop().create_task(self._start_when_connected(actor, humans))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -827,9 +827,7 @@ def _rename_in_rooms(request: Request, identity: Identity) -> None:
 
 
 def _end_sockets(request: Request, player: str) -> None:
-    ended = getattr(request.app.state.hokm, "sessions_ended", None)
-    if ended is not None:
-        ended(player)
+    request.app.state.hokm.sessions_ended(player)
 
 
 def _routes() -> list[BaseRoute]:

@@ -109,8 +109,8 @@ class ServerState:
     features: set[str] = field(default_factory=set)
     origin_logged: float = -60.0  # when a refused WebSocket origin was last logged (monotonic)
     sockets: dict[str, int] = field(default_factory=dict)  # open WebSockets per address
-    # The account sockets of this process by player, each an event that asks it to check its
-    # session now (set by :meth:`sessions_ended`).
+    # The sockets of this process by player, each an event that asks it to check now who it
+    # is (set by :meth:`sessions_ended`).
     session_watchers: dict[str, set[asyncio.Event]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

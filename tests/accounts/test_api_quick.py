@@ -242,7 +242,8 @@ async def test_the_queue_waits_for_close_ratings_and_widens(live: Live) -> None:
 
 async def test_players_who_log_out_or_stop_asking_leave_the_queue(live: Live) -> None:
     """Nobody is matched with ghosts: logging out leaves the queue, and a player who has not
-    asked for their status for 90 s (a closed tab) is dropped from it."""
+    asked for their status for 90 s (a closed tab) is dropped from it. Their status says why
+    (``reason``), so that a page coming back can tell them."""
     people = await _accounts(live, "ghost")
     for p in people[:3]:
         assert (await p.post("/api/quick/join")).json()["state"] == "waiting"
@@ -253,11 +254,38 @@ async def test_players_who_log_out_or_stop_asking_leave_the_queue(live: Live) ->
     try:
         assert (await people[1].get("/api/quick/status")).json()["queue_size"] == 1
         assert (await people[3].post("/api/quick/join")).json()["state"] == "waiting"
-        assert (await people[2].get("/api/quick/status")).json() == {"state": "idle"}
+        assert (await people[2].get("/api/quick/status")).json() == {
+            "state": "idle",
+            "reason": "away",
+        }
     finally:
         quick.clock = time.time
     for p in people[1:]:
         await p.post("/api/quick/leave")
+    assert (await people[1].get("/api/quick/status")).json() == {"state": "idle", "reason": "left"}
+    # Joining again forgets the reason; the note is kept ten minutes, then forgotten too.
+    assert (await people[2].post("/api/quick/join")).json()["state"] == "waiting"
+    assert (await people[2].post("/api/quick/leave")).json() == {"state": "idle", "reason": "left"}
+    quick.clock = lambda: time.time() + 601
+    try:
+        assert (await people[2].get("/api/quick/status")).json() == {"state": "idle"}
+        assert await _pid(people[2]) not in quick.gone
+    finally:
+        quick.clock = time.time
+
+
+async def test_a_wait_lost_with_the_queue_is_told_apart(live: Live) -> None:
+    """A restart (or the death of the process that kept the queue) empties it: the status of a
+    player who was waiting is then ``idle`` with no reason, which a waiting page takes as its
+    cue to join again (a drop or a leave says ``away`` or ``left``)."""
+    (http,) = await _accounts(live, "restarted", 1)
+    assert (await http.post("/api/quick/join")).json()["state"] == "waiting"
+    quick = live.accounts.quick
+    quick.queue = type(quick.queue)(quick.config)  # what a new process starts with
+    quick.identities.clear()
+    assert (await http.get("/api/quick/status")).json() == {"state": "idle"}
+    assert (await http.post("/api/quick/join")).json()["state"] == "waiting"
+    await http.post("/api/quick/leave")
 
 
 def _set_mu(live: Live, player: str, mu: float) -> Any:
@@ -276,9 +304,9 @@ async def test_queue_rules_join_leave_and_accounts_only(live: Live) -> None:
     assert (await http.post("/api/quick/join")).status_code == 200
     twice = await http.post("/api/quick/join")
     assert twice.status_code == 409 and twice.json()["code"] == "already_queued"
-    assert (await http.post("/api/quick/leave")).json() == {"state": "idle"}
+    assert (await http.post("/api/quick/leave")).json() == {"state": "idle", "reason": "left"}
     assert (await http.post("/api/quick/leave")).status_code == 409
-    assert (await http.get("/api/quick/status")).json() == {"state": "idle"}
+    assert (await http.get("/api/quick/status")).json() == {"state": "idle", "reason": "left"}
     guest = HokmClient(live.url)
     await guest.guest("Guesty")
     async with live.http() as anon:

@@ -671,7 +671,7 @@ async def test_one_node_keeps_the_quick_match_queue(
         assert (await ali.post("/api/quick/join")).json()["state"] == "waiting"
         leaders = [_queue_size(n) for n in (a, b)]
         assert sorted(leaders) == [0, 2]  # one node holds both players
-        assert (await on_b.post("/api/quick/leave")).json() == {"state": "idle"}
+        assert (await on_b.post("/api/quick/leave")).json() == {"state": "idle", "reason": "left"}
         gone = await sara.post("/api/quick/leave")
         assert gone.status_code == 409 and gone.json()["code"] == "not_queued"
         out = await ali.post("/api/accounts/logout")  # leaves the queue too

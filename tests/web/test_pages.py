@@ -522,3 +522,59 @@ def test_a_room_page_says_so_when_its_session_is_logged_out_elsewhere(
     assert page.locator("#signed-out").count() == 1
     page.click("#signed-out a")
     page.wait_for_selector("#login-box")
+
+
+def test_a_quick_match_wait_lives_through_a_server_restart(
+    new_page: Callable[..., Page],
+) -> None:
+    """The queue is in the server's memory. While the server is restarting the page says it is
+    not answering and keeps the wait; told "idle" with no reason afterwards (the queue was
+    lost), it joins again by itself. A drop for being away is said, and ends the wait."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector("#login-box")
+    page.fill("#name", "Kian")
+    page.click("#login-box summary")
+    page.fill("#username", "kian_restart")
+    page.fill("#password", "a long password")
+    page.click("#register")
+    page.wait_for_selector("#account")
+    page.click("#quick")
+    page.wait_for_selector("#quick-wait")
+    # The server goes down: the looks are refused at the socket.
+    page.route("**/api/quick/status", lambda route: route.abort("connectionrefused"))
+    page.wait_for_selector("#quick-state:has-text('سرور پاسخ نمی‌دهد')")
+    shot(page, "phone-quick-offline")
+    assert page.query_selector("#quick-wait") is not None
+    # It comes back with an empty queue (left here for real; the next look answers as a
+    # new process would, with no reason).
+    assert page.request.post("/api/quick/leave").json()["state"] == "idle"
+    looks: list[str] = []
+
+    def restarted(route: Route) -> None:
+        looks.append(route.request.url)
+        if len(looks) == 1:
+            route.fulfill(json={"state": "idle"})
+        else:
+            route.continue_()
+
+    page.unroute("**/api/quick/status")
+    page.route("**/api/quick/status", restarted)
+    page.wait_for_selector("#quick-state:has-text('در انتظار بازیکن‌های دیگر')")
+    for _ in range(50):
+        if page.request.get("/api/quick/status").json()["state"] == "waiting":
+            break
+        page.wait_for_timeout(100)
+    assert page.request.get("/api/quick/status").json()["state"] == "waiting"
+    assert page.query_selector("#quick-wait") is not None
+    assert "مدتی در صف نبودید" not in page.inner_text("body")
+    # Dropped for not asking (here: as the server would say it): the page says so and stops.
+    page.unroute("**/api/quick/status")
+    page.route(
+        "**/api/quick/status",
+        lambda route: route.fulfill(json={"state": "idle", "reason": "away"}),
+    )
+    page.wait_for_selector("text=مدتی در صف نبودید")
+    page.wait_for_selector("#quick-wait", state="detached")
+    page.unroute("**/api/quick/status")
+    page.request.post("/api/quick/leave")

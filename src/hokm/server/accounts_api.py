@@ -126,6 +126,10 @@ class GuestOnlyAuthenticator:
 # ---------------------------------------------------------------------------------- quick match
 
 
+#: how long the quick match remembers why a player stopped waiting (see ``QuickMatch.gone``)
+GONE_SECONDS = 600.0
+
+
 @dataclass
 class QuickMatch:
     """The quick-match queue of this server process and the quick games it started."""
@@ -138,6 +142,10 @@ class QuickMatch:
     identities: dict[str, Identity] = field(default_factory=dict)
     matched: dict[str, dict[str, Any]] = field(default_factory=dict)
     games: dict[str, Match] = field(default_factory=dict)  # room code -> the match
+    # Why a player who was waiting no longer is: "away" (dropped for not asking) or "left"
+    # (asked to leave, or logged out), with when; kept ``GONE_SECONDS``. A waiting page told
+    # "idle" with no reason knows the queue itself was lost (a restart) and joins again.
+    gone: dict[str, tuple[str, float]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     # With several server processes (hokm.server.cluster) one of them keeps the queue: the
@@ -184,6 +192,7 @@ class QuickMatch:
             rating = (await self.service.store.ratings([identity.id]))[identity.id]
             self.queue.join(identity.id, rating.mu, now=self.clock())
             self.matched.pop(identity.id, None)
+            self.gone.pop(identity.id, None)
             self.identities[identity.id] = identity
             await self._tick()
             return self._status(identity.id)
@@ -192,7 +201,8 @@ class QuickMatch:
         async with self.lock:
             self.queue.leave(identity.id)
             self.identities.pop(identity.id, None)
-            return {"state": "idle"}
+            self.gone[identity.id] = ("left", self.clock())
+            return {"state": "idle", "reason": "left"}
 
     async def _status_of(self, identity: Identity) -> dict[str, Any]:
         async with self.lock:
@@ -202,6 +212,7 @@ class QuickMatch:
 
     async def _play_with_bots(self, identity: Identity) -> dict[str, Any]:
         async with self.lock:
+            self._drop_gone()
             match = self.queue.play_with_bots(identity.id, now=self.clock())
             await self._start(match)
             return self._status(identity.id)
@@ -211,10 +222,21 @@ class QuickMatch:
             return {"state": "waiting", **self.queue.status(player, now=self.clock()).to_dict()}
         if player in self.matched:
             return {"state": "matched", **self.matched[player]}
+        if player in self.gone:
+            return {"state": "idle", "reason": self.gone[player][0]}
         return {"state": "idle"}
 
+    def _drop_gone(self) -> None:
+        """Drop the waiters who stopped asking, noting why; forget old notes."""
+        now = self.clock()
+        for player in self.queue.drop_gone(now=now):
+            self.gone[player] = ("away", now)
+        for player in [p for p, (_, at) in self.gone.items() if now - at > GONE_SECONDS]:
+            del self.gone[player]
+
     async def _tick(self) -> None:
-        for match in self.queue.tick(now=self.clock()):  # drops who has gone, first
+        self._drop_gone()
+        for match in self.queue.tick(now=self.clock()):
             await self._start(match)
         for player in [p for p in self.identities if p not in self.queue]:
             del self.identities[player]

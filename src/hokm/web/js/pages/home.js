@@ -1,7 +1,7 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { clearErrors, dropToast, h, patch, toast } from "../dom.js";
 import { num, roomCode, t } from "../i18n.js";
-import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, session } from "../net.js";
+import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, ServerError, session } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, NAME_MAX, nameLimitNote, noteNameLimit, refusal } from "../common.js";
 
 // A join code: six of the unambiguous letters and digits (hokm.table.codes).
@@ -129,8 +129,16 @@ export async function render(main) {
       if (status?.state === "waiting") abandonQueue();
       return;
     }
-    // Dropped from the queue without asking (away too long): say so, not just redraw.
-    if (state.quick?.state === "waiting" && status?.state === "idle") toast(t("quick_dropped"), "error");
+    if (state.quick?.state === "waiting" && status?.state === "idle") {
+      // The server has no word of this wait: its queue was lost (a restart, or the process
+      // that kept it died). The player is here and still waiting: join again, unseen.
+      if (!status.reason) {
+        rejoin();
+        return;
+      }
+      // Dropped from the queue without asking (away too long): say so, not just redraw.
+      if (status.reason === "away") toast(t("quick_dropped"), "error");
+    }
     state.quick = status;
     if (status?.state === "matched" && status.code) {
       stopPoll();
@@ -159,18 +167,50 @@ export async function render(main) {
     clearInterval(poll);
     poll = null;
   };
+  let rejoining = false;
+  const rejoin = async () => {
+    if (rejoining) return;
+    rejoining = true;
+    try {
+      followQuick(await api("/api/quick/join", { method: "POST", body: {} }));
+    } catch (err) {
+      if (err?.code !== "already_queued") giveUpWait(err); // (already back: the next look says so)
+    } finally {
+      rejoining = false;
+    }
+  };
+  const giveUpWait = (err) => {
+    stopPoll();
+    state.quick = null; // no longer waiting: no frozen counter
+    state.quickOffline = false;
+    draw();
+    toast(refusal(err), "error");
+  };
+  // The server may be restarting, or the network gone for a moment: a wait survives
+  // QUICK_OFFLINE_MS of unanswered looks (the page says so), then ends with the error.
+  const QUICK_OFFLINE_MS = 60000;
+  let offlineSince = null;
   const pollQueue = () => {
     stopPoll();
+    offlineSince = null;
     poll = setInterval(async () => {
       if (!state.alive) return stopPoll();
+      let status;
       try {
-        followQuick(await api("/api/quick/status"));
+        status = await api("/api/quick/status");
       } catch (err) {
-        stopPoll();
-        state.quick = null; // no longer waiting: no frozen counter
-        draw();
-        toast(refusal(err), "error");
+        const unanswered = !(err instanceof ServerError) || err.status >= 500;
+        offlineSince ??= Date.now();
+        if (!unanswered || Date.now() - offlineSince > QUICK_OFFLINE_MS) return giveUpWait(err);
+        if (!state.quickOffline) {
+          state.quickOffline = true;
+          draw();
+        }
+        return;
       }
+      offlineSince = null;
+      state.quickOffline = false;
+      followQuick(status);
     }, 1500);
   };
   const quick = guarded(async () => {
@@ -353,9 +393,9 @@ export async function render(main) {
       h(
         "p",
         {},
-        h("span#quick-state", { role: "status" }, t("quick_match_wait")),
+        h("span#quick-state", { role: "status" }, t(state.quickOffline ? "quick_offline" : "quick_match_wait")),
         " ",
-        h("span#quick-waited", {}, t("quick_waited", { n: Math.round(q.waiting_seconds ?? 0) })),
+        state.quickOffline ? null : h("span#quick-waited", {}, t("quick_waited", { n: Math.round(q.waiting_seconds ?? 0) })),
       ),
       typeof q.queue_size === "number" ? h("p.small#quick-queue", {}, t("quick_queue", { n: q.queue_size })) : null,
       h(

@@ -58,6 +58,22 @@ def test_a_refusal_is_also_remembered_by_action_id(clock: Clock) -> None:
     assert again.reply == {**first, "repeated": True} and table.status == "lobby"
 
 
+def test_an_action_id_used_again_on_another_command_is_refused(clock: Clock) -> None:
+    """Answering the first command's reply would tell the client its second command was
+    done: the reuse is refused, changes nothing, and the first reply is still repeated."""
+    table = make_table(clock)
+    first = ok(table.handle("ann", {"type": "add_bot", "seat": 1, "action_id": "x"}, clock.now))
+    version = table.version
+    reused = err(
+        table.handle("ann", {"type": "remove_bot", "seat": 1, "action_id": "x"}, clock.now),
+        "action_id_reused",
+    )
+    assert reused["command"] == "remove_bot" and "add_bot" in reused["message"]
+    assert table.version == version and table.seats[1].kind == "bot"
+    again = table.handle("ann", {"type": "add_bot", "seat": 1, "action_id": "x"}, clock.now)
+    assert again.reply == {**first.reply, "repeated": True}  # type: ignore[dict-item]
+
+
 def test_a_stale_card_play_is_refused_clearly(clock: Clock) -> None:
     table = _ann_to_play(clock)
     old = table.game_version - 1

@@ -34,6 +34,7 @@ ERROR_CODES: dict[str, str] = {
     "chat_rejected": "the chat message was not delivered (the message says why)",
     "rate_limited": "too many messages too fast",
     "table_full": "the table has too many members",
+    "action_id_reused": "the action_id was already used by this player for another command",
 }
 
 
@@ -66,6 +67,7 @@ _DEFAULT_FA: dict[str, str] = {
     "chat_rejected": "پیام ارسال نشد",
     "rate_limited": "پیام‌ها خیلی سریع فرستاده شده‌اند",
     "table_full": "این میز پر است",
+    "action_id_reused": "این شناسهٔ حرکت پیش‌تر برای فرمان دیگری به کار رفته است",
 }
 
 

@@ -223,8 +223,19 @@ class Table:
         kind = data.get("type") if isinstance(data, Mapping) else None
         key = (player, action_id) if isinstance(action_id, str) else None
         if key is not None and (key in self.replies or key in self.refusals):
+            answered = self.replies.get(key) or self.refusals[key]
+            if answered.get("command") == (kind if isinstance(kind, str) else None):
+                return Outcome(reply={**answered, "repeated": True})
+            # The same id on another command is a client's bug: answering the first command's
+            # reply would pass it off as this one's. Refused, and nothing is kept.
+            error = TableError(
+                "action_id_reused",
+                f"action_id {action_id!r} was already used for a {answered.get('command')} command",
+            )
             return Outcome(
-                reply={**(self.replies.get(key) or self.refusals[key]), "repeated": True}
+                reply=error_frame(
+                    error, command=kind if isinstance(kind, str) else None, action_id=action_id
+                )
             )
         try:
             command = parse_command(data)

@@ -616,3 +616,26 @@ def test_a_double_click_plays_one_card_quietly_and_a_lost_network_is_said_at_onc
     finally:
         page.context.set_offline(False)
     page.wait_for_selector(".banner.warn", state="detached")
+
+
+def test_the_tab_title_says_when_a_decision_is_yours(new_page: Callable[..., Page]) -> None:
+    """Seen from another tab, where the turn clock runs on: the title begins with «● نوبت
+    شماست» exactly while a decision of the player's waits, and the mark goes with the page."""
+    page = new_page(viewport=DESKTOP)
+    start_practice(page, "Arash")
+    mine_and_title = "[(window.hokmStore.game?.legal ?? []).length > 0, document.title]"
+    marked = 0
+    for _ in range(8):
+        page.wait_for_selector(DECISION)
+        mine, title = page.evaluate(mine_and_title)
+        if page.query_selector("#game-over"):
+            break
+        assert mine and title.startswith("● نوبت شماست · اتاق "), title
+        marked += 1
+        take_turn(page)
+        mine, title = page.evaluate(mine_and_title)
+        assert title.startswith("● ") == mine, (mine, title)
+    assert marked >= 4
+    page.click("#brand")
+    page.wait_for_selector('.home[data-ready="1"]')
+    assert not page.title().startswith("●"), page.title()

@@ -10,6 +10,8 @@ import { renderLobby } from "../lobby.js";
 import { renderTable, updateCountdowns } from "../table.js";
 import { renderChat } from "../chat.js";
 
+const TURN_MARK = "● ";
+
 function loadPlan(code) {
   try {
     return JSON.parse(sessionStorage.getItem(`hokm.plan.${code}`) || "null");
@@ -159,6 +161,15 @@ export async function render(main, [rawCode]) {
     }
   }
 
+  /** The tab's title begins with «● نوبت شماست» while a decision of the player's waits (a
+   * card, trump, bam): seen from another tab or the taskbar, where the turn clock runs on. */
+  function markTitle(deciding) {
+    const title = document.title;
+    const plain = title.startsWith(TURN_MARK) ? title.slice(title.indexOf(" · ") + 3) : title;
+    const wanted = deciding ? `${TURN_MARK}${t("your_turn")} · ${plain}` : plain;
+    if (wanted !== title) document.title = wanted;
+  }
+
   /** The player's own clock: said once, politely, when five seconds are left. */
   function warnClock() {
     const timer = store.timer;
@@ -225,6 +236,7 @@ export async function render(main, [rawCode]) {
     restoreFocus(key);
     if (began) focusDecision();
     tell(myTurn);
+    markTitle(deciding);
     if (toTable) {
       window.scrollTo(0, 0);
       dropLobbyToasts();
@@ -539,6 +551,7 @@ export async function render(main, [rawCode]) {
       window.removeEventListener("online", onNetwork);
       clearInterval(tick);
       clearTimeout(refreshTimer);
+      markTitle(false); // (the next page's own title has no mark: it is left as it is)
       if (conn) conn.close();
       const el = document.getElementById("conn");
       if (el) el.textContent = "";

@@ -639,3 +639,46 @@ def test_the_tab_title_says_when_a_decision_is_yours(new_page: Callable[..., Pag
     page.click("#brand")
     page.wait_for_selector('.home[data-ready="1"]')
     assert not page.title().startswith("●"), page.title()
+
+
+# Counts the notes the page starts (Web Audio), as a listener would hear them.
+_COUNT_NOTES = """
+window.notes = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.notes += 1;
+  return start.apply(this, args);
+};
+"""
+
+
+def test_a_chime_says_the_turn_came_unless_turned_off_in_the_menu(
+    new_page: Callable[..., Page],
+) -> None:
+    """Two soft notes when a decision of the player's comes (not for the hakem's lead just
+    after naming trump); «صدای نوبت» in the ☰ menu turns them off, in this browser."""
+    page = new_page(viewport=DESKTOP)
+    page.add_init_script(_COUNT_NOTES)
+    start_practice(page, "Dara")
+    turns = 0
+    for _ in range(6):
+        page.wait_for_selector(DECISION)
+        if page.query_selector("#game-over"):
+            break
+        what = take_turn(page)
+        turns += what != "trump"  # (after trump the hakem leads at once: no new turn)
+    notes = page.evaluate("window.notes")
+    assert notes % 2 == 0 and turns - 1 <= notes // 2 <= turns, (notes, turns)
+    assert notes >= 6
+    page.uncheck("#sound")  # (in the top bar's menu, open on a desktop)
+    assert page.evaluate("JSON.parse(localStorage['hokm.settings']).sound") is False
+    before = page.evaluate("window.notes")
+    for _ in range(4):
+        page.wait_for_selector(DECISION)
+        if page.query_selector("#game-over"):
+            break
+        take_turn(page)
+    assert page.evaluate("window.notes") == before
+    page.reload()
+    page.wait_for_selector(".table-view")
+    assert not page.is_checked("#sound")  # kept in this browser

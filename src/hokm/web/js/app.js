@@ -1,6 +1,8 @@
 // The single-page client: a hash router, the top bar, language and deck settings.
 import { clearErrors, focusInView, h, mount, patch } from "./dom.js";
 import { initLang, lang, setLang, t } from "./i18n.js";
+import { saveSettings, settings } from "./settings.js";
+import { soundOn } from "./sound.js";
 
 const ROUTES = [
   [/^\/?$/, () => import("./pages/home.js")],
@@ -25,21 +27,6 @@ const NAV = [
 let current = null; // {page, cleanup, refresh}
 let routeSeq = 0;
 
-export function settings() {
-  try {
-    return JSON.parse(localStorage.getItem("hokm.settings") || "{}");
-  } catch {
-    return {};
-  }
-}
-
-function saveSettings(s) {
-  try {
-    localStorage.setItem("hokm.settings", JSON.stringify(s));
-  } catch {
-    /* ignore */
-  }
-}
 
 function applySettings() {
   document.body.classList.toggle("deck4", Boolean(settings().deck4));
@@ -94,6 +81,12 @@ function renderChrome() {
       applySettings();
     },
   });
+  const sound = h("input", {
+    type: "checkbox",
+    id: "sound",
+    checked: soundOn(),
+    onchange: (e) => saveSettings({ ...settings(), sound: e.target.checked }),
+  });
   // patch, not mount: the link just followed keeps the focus until the page's heading takes it
   patch(
     document.getElementById("nav"),
@@ -108,6 +101,7 @@ function renderChrome() {
         ),
       ),
       h("li.deck-opt", {}, h("label", {}, deck4, " ", t("four_colour"))),
+      h("li.deck-opt", {}, h("label", {}, sound, " ", t("turn_sound"))),
     ),
   );
 }

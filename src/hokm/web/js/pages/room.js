@@ -9,6 +9,7 @@ import { botLevels, NAME_MAX, nameLimitNote, noteNameLimit, phrases, refusal } f
 import { renderLobby } from "../lobby.js";
 import { renderTable, updateCountdowns } from "../table.js";
 import { renderChat } from "../chat.js";
+import { chime } from "../sound.js";
 
 const TURN_MARK = "● ";
 
@@ -211,6 +212,7 @@ export async function render(main, [rawCode]) {
     // (trump named, then the hakem leads: a new decision too, though one was being made)
     const kind = deciding ? game.legal[0].type : null;
     const began = deciding && (!ui.deciding || kind !== ui.decisionKind);
+    const wasDeciding = ui.deciding;
     ui.decisionKind = kind;
     if (deciding && !ui.deciding && ui.chatSheet) {
       ui.chatOpen = false;
@@ -235,6 +237,9 @@ export async function render(main, [rawCode]) {
     );
     restoreFocus(key);
     if (began) focusDecision();
+    // A turn that comes (not one the page opened on, nor the hakem's lead after naming trump)
+    if (began && !wasDeciding && ui.drawnOnce) chime();
+    ui.drawnOnce = true;
     tell(myTurn);
     markTitle(deciding);
     if (toTable) {

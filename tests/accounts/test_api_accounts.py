@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from http.cookies import SimpleCookie
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import httpx
 import pytest
 
 from hokm.accounts.security import LoginLimiter
+from hokm.accounts.store import GameOutcome
 from hokm.client import HokmClient
 from tests.accounts.live import Live, autoplay, game_result, live_server
 
@@ -506,3 +508,48 @@ async def test_openapi_describes_the_accounts_endpoints(live: Live) -> None:
     assert "429" in paths["/api/accounts/login"]["post"]["responses"]
     assert "/api/quick/join" in paths and "/api/leaderboard" in paths
     assert "/api/rooms" in paths  # the server's own paths stay
+
+
+async def test_an_account_deleted_with_its_password_is_gone_for_good(live: Live) -> None:
+    """DELETE /api/accounts/me with the password erases the account: its sessions and sockets
+    end, its profile, points and place on the leaderboard go, the username is free again, and
+    a game it finishes later records nothing for it. The other player keeps the game. A wrong
+    or missing password changes nothing (and counts as a failed login)."""
+    leaving = await live.account("leaving_one", "first-password")
+    staying = await live.account("staying_one")
+    gone_id = (await leaving.get("/api/me")).json()["player"]["id"]
+    kept_id = (await staying.get("/api/me")).json()["player"]["id"]
+    game = GameOutcome(f"DEL{time.monotonic_ns()}", (gone_id, None, kept_id, None), 0)
+    assert await live.store.record_game(game)
+    assert (await leaving.get("/api/accounts/me")).json()["points"] == 1
+    socket = await live.ws(leaving)
+    for body in ({"password": "wrong-password"}, {}, {"password": 7}):
+        refused = await leaving.request("DELETE", "/api/accounts/me", json=body)
+        assert refused.status_code in (400, 401), refused.text
+        assert (await leaving.get("/api/accounts/me")).status_code == 200  # nothing changed
+    done = await leaving.request("DELETE", "/api/accounts/me", json={"password": "first-password"})
+    assert done.status_code == 200 and done.json() == {"ok": True}
+    assert "hokm_session" not in leaving.cookies  # the cookie is cleared
+    assert await _ended(socket) == (4003, "session_ended")
+    assert (await leaving.get("/api/accounts/me")).status_code == 401
+    assert (await staying.get(f"/api/players/{gone_id}")).status_code == 404
+    board = (await staying.get("/api/leaderboard", params={"per_page": 100})).json()
+    assert gone_id not in [e["player_id"] for e in board["entries"]]
+    async with live.http() as other:
+        login = {"username": "leaving_one", "password": "first-password"}
+        assert (await other.post("/api/accounts/login", json=login)).status_code == 401
+        again = {"username": "leaving_one", "password": "another password"}
+        reborn = await other.post("/api/accounts/register", json=again)
+        assert reborn.status_code == 201 and reborn.json()["player"]["id"] != gone_id
+        assert (await other.get("/api/accounts/me")).json()["points"] == 0
+    # The other player keeps the game; one the deleted account finishes later counts for the
+    # others only, and brings nothing of it back.
+    kept = (await staying.get("/api/accounts/me")).json()
+    assert kept["points"] == 1 and [g["game_id"] for g in kept["recent_games"]] == [game.game_id]
+    later = GameOutcome(f"DEL{time.monotonic_ns()}", (gone_id, None, kept_id, None), 0)
+    assert await live.store.record_game(later)
+    assert (await staying.get("/api/accounts/me")).json()["points"] == 2
+    assert await live.store.profile(gone_id) is None
+    assert await live.store.stats(gone_id) == {"points": 0, "games_played": 0, "games_won": 0}
+    await staying.aclose()
+    await leaving.aclose()

@@ -578,3 +578,36 @@ def test_a_quick_match_wait_lives_through_a_server_restart(
     page.wait_for_selector("#quick-wait", state="detached")
     page.unroute("**/api/quick/status")
     page.request.post("/api/quick/leave")
+
+
+def test_an_account_is_deleted_from_its_profile_with_its_password(
+    new_page: Callable[..., Page],
+) -> None:
+    """The own profile's «حذف حساب» says what goes, needs the password (a wrong one is
+    refused in Persian and deletes nothing), and then leaves the player a guest with no name."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector("#login-box")
+    page.fill("#name", "Shirin")
+    page.click("#login-box summary")
+    page.fill("#username", "shirin_leaves")
+    page.fill("#password", "a long password")
+    page.click("#register")
+    page.wait_for_selector("#account")
+    page.goto("/#/profile")
+    page.wait_for_selector("#delete-box")
+    page.click("#delete-box summary")
+    assert "برای همیشه" in page.inner_text("#delete-warning")
+    shot(page, "phone-profile-delete")
+    page.fill("#delete-password", "not the password")
+    page.click("#delete-account")
+    page.wait_for_selector("#toasts .toast.error")
+    assert page.request.get("/api/accounts/me").status == 200  # nothing deleted
+    page.fill("#delete-password", "a long password")
+    page.click("#delete-account")
+    page.wait_for_selector("text=حساب شما حذف شد")
+    page.wait_for_selector('.home[data-ready="1"] #login-box')
+    assert page.input_value("#name") == ""
+    assert page.request.get("/api/accounts/me").status == 401
+    login = {"username": "shirin_leaves", "password": "a long password"}
+    assert page.request.post("/api/accounts/login", data=login).status == 401

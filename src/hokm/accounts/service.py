@@ -154,19 +154,35 @@ class AccountService:
         if not isinstance(old, str):
             raise InvalidInputError("old_password must be a string")
         secret = check_password(new)
+        await self._confirm(player_id, old, address=address, wrong="the old password is wrong")
+        await self.store.set_password(player_id, await self.passwords.hash(secret))
+        keep = hash_token(current_token) if current_token else None
+        await self.store.delete_sessions(player_id=player_id, keep=keep)
+
+    async def _confirm(self, player_id: str, password: str, *, address: str, wrong: str) -> None:
+        """The account's password, asked again for a change that needs it. A wrong one counts
+        as a failed login of the account from ``address`` (and more than the login limits
+        allow are refused before it is checked): else whoever holds a session could guess the
+        password without limit."""
         account = await self.store.account_by_id(player_id)
         if account is None:
             raise NotAuthenticatedError("log in with an account first")
         key = username_key(account.username)
         failures = self.failed_logins or LocalFailedLogins(self.limiter)
         await failures.check(account=key, address=address, now=self.clock())
-        if not await self.passwords.verify(account.password_hash, old):
+        if not await self.passwords.verify(account.password_hash, password):
             await failures.failed(account=key, address=address, now=self.clock())
-            raise InvalidCredentialsError("the old password is wrong")
+            raise InvalidCredentialsError(wrong)
         await failures.succeeded(account=key, address=address)
-        await self.store.set_password(player_id, await self.passwords.hash(secret))
-        keep = hash_token(current_token) if current_token else None
-        await self.store.delete_sessions(player_id=player_id, keep=keep)
+
+    async def delete_account(self, player_id: str, password: object, *, address: str) -> None:
+        """Erase the account (:meth:`AccountStore.delete_account`); needs its password, and
+        a wrong one counts as a failed login, as for :meth:`change_password`."""
+        if not isinstance(password, str):
+            raise InvalidInputError("password must be a string")
+        await self._confirm(player_id, password, address=address, wrong="the password is wrong")
+        if not await self.store.delete_account(player_id):
+            raise NotAuthenticatedError("log in with an account first")  # deleted meanwhile
 
     async def set_name(self, player_id: str, name: object) -> str:
         display = self._display(name)

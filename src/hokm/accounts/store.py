@@ -32,6 +32,9 @@ __all__ = ["AccountRow", "AccountStore", "GameOutcome"]
 
 log = logging.getLogger(__name__)
 
+#: the ``kind`` of a player whose account was deleted (:meth:`AccountStore.delete_account`)
+DELETED = "deleted"
+
 
 def now_ms() -> int:
     return int(time.time() * 1000)
@@ -291,6 +294,35 @@ class AccountStore:
             raise UsernameTakenError("that username is taken")
         return str(created)
 
+    async def delete_account(self, player_id: str) -> bool:
+        """Erase an account: its username (free for anyone again), password, sessions,
+        rating, points, statistics and game history; the player is left as ``deleted`` with
+        no name, so the id is never anyone again (its guest token stops working too) and
+        games finished later record nothing for it. Games already played keep the name the
+        table showed (the other players' records and replays). False if no such account."""
+        a, p, t = self.t.accounts, self.players, self.t
+        now = now_ms()
+
+        def write(conn: sa.Connection) -> bool:
+            if conn.execute(a.delete().where(a.c.player_id == player_id)).rowcount == 0:
+                return False
+            for table in (t.sessions, t.ratings, t.stats, t.history):
+                conn.execute(table.delete().where(table.c.player_id == player_id))
+            conn.execute(
+                p.update()
+                .where(p.c.id == player_id)
+                .values(kind=DELETED, name="", updated_at=now, extra="{}")
+            )
+            return True
+
+        return bool(await self._write(write))
+
+    def _deleted(self, conn: sa.Connection, ids: Iterable[str]) -> set[str]:
+        """Which of these players are deleted accounts."""
+        p = self.players
+        rows = conn.execute(sa.select(p.c.id).where(p.c.id.in_(list(ids)), p.c.kind == DELETED))
+        return {str(row.id) for row in rows}
+
     async def account_by_username(self, username: str) -> AccountRow | None:
         """The account of ``username`` as typed, else of its key: an account whose key was
         kept when the folding grew (another took the new key) still logs in as registered."""
@@ -470,6 +502,8 @@ class AccountStore:
         ids = [p for team in game.teams for p in team]
         before = self._ratings_sync(conn, ids)
         after = rating_updates(game, before)
+        gone = self._deleted(conn, after)  # (a deleted account's game ended: nothing of it kept)
+        after = {pid: new for pid, new in after.items() if pid not in gone}
         for pid, new in after.items():
             values = {"mu": new.mu, "sigma": new.sigma, "games": new.games, "updated_at": at}
             done = conn.execute(r.update().where(r.c.player_id == pid).values(**values))
@@ -480,8 +514,9 @@ class AccountStore:
     def _apply_history(self, conn: sa.Connection, outcome: GameOutcome, at: int) -> None:
         h, st = self.t.history, self.t.stats
         points = outcome.points()
+        gone = self._deleted(conn, [p for p in outcome.players if p is not None])
         for seat, pid in enumerate(outcome.players):
-            if pid is None:
+            if pid is None or pid in gone:
                 continue
             result = outcome.result_of(pid)
             conn.execute(
@@ -551,7 +586,7 @@ class AccountStore:
                 .where(p.c.id == player_id)
             )
             row = (await conn.execute(query)).first()
-            if row is None:
+            if row is None or row.kind == DELETED:
                 return None
             rating = (await self._ratings(conn, [player_id]))[player_id]
             return {

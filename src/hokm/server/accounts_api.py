@@ -757,6 +757,26 @@ async def change_password(request: Request) -> Response:
 
 
 @_handler
+async def delete_account(request: Request) -> Response:
+    """Delete the account for good (its password is needed): username, password, sessions,
+    rating, points and history are erased; games already played keep the name shown."""
+    identity = await _account(request)
+    data = await _body(request, "password")
+    accounts = _accounts(request)
+    await accounts.service.delete_account(
+        identity.id,
+        data.get("password"),
+        address=request.client.host if request.client else "unknown",
+    )
+    with contextlib.suppress(NotQueuedError, ClusterError):  # (deleted either way)
+        await accounts.quick.leave(identity)
+    _end_sockets(request, identity.id)  # every socket of the account closes (4003)
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@_handler
 async def get_profile_me(request: Request) -> Response:
     """The caller's own profile (an account)."""
     identity = await _account(request)
@@ -860,6 +880,7 @@ def _routes() -> list[BaseRoute]:
         Route("/api/accounts/password", change_password, methods=["POST"]),
         Route("/api/accounts/me", get_profile_me, methods=["GET"]),
         Route("/api/accounts/me", patch_profile_me, methods=["PATCH"]),
+        Route("/api/accounts/me", delete_account, methods=["DELETE"]),
         Route("/api/players/{player_id}", get_profile, methods=["GET"]),
         Route("/api/leaderboard", get_leaderboard, methods=["GET"]),
         Route("/api/tiers", get_tiers, methods=["GET"]),
@@ -880,6 +901,7 @@ _ERRORS = {
     "change_password": (400, 401, 429),
     "get_profile_me": (401,),
     "patch_profile_me": (400, 401),
+    "delete_account": (400, 401, 429),
     "get_profile": (404,),
     "get_leaderboard": (400,),
     "get_tiers": (),

@@ -2,7 +2,7 @@
 // (GET /api/leaderboard, /api/players/{id}, /api/accounts/me), else a note.
 import { clearErrors, h, patch, toast } from "../dom.js";
 import { has, lang, num, t } from "../i18n.js";
-import { api, session } from "../net.js";
+import { api, forgetToken, savedName, saveName, session } from "../net.js";
 import { refusal } from "../common.js";
 
 function tierName(tier) {
@@ -165,6 +165,7 @@ export async function render(main, params, path) {
           ]
         : h("p.note#no-games", {}, t("no_games_yet")),
       id ? null : passwordForm(), // one's own profile: the password can be changed here
+      id ? null : deleteForm(), // … and the account deleted
     ];
   }
 
@@ -203,6 +204,41 @@ export async function render(main, params, path) {
         field("new-password", t("new_password"), "new-password"),
         h("p.small", {}, t("new_password_hint")),
         h("button.primary#change-password", { type: "submit" }, t("change_password")),
+      ),
+    );
+  }
+
+  /** Delete the account for good (the password is needed; every session of it ends). */
+  function deleteForm() {
+    return h(
+      "details.panel#delete-box",
+      {},
+      h("summary", {}, t("delete_account")),
+      h(
+        "form#delete-form",
+        {
+          onsubmit: async (e) => {
+            e.preventDefault();
+            const password = document.getElementById("delete-password");
+            clearErrors();
+            try {
+              await api("/api/accounts/me", { method: "DELETE", body: { password: password.value } });
+            } catch (err) {
+              toast(refusal(err), "error");
+              return;
+            }
+            forgetToken();
+            // The name went with the account: a guest on this browser starts with none.
+            const name = s.data?.player?.name;
+            if (name && savedName() === name) saveName("");
+            toast(t("account_deleted"));
+            location.hash = "#/";
+          },
+        },
+        h("p.small#delete-warning", {}, t("delete_account_warning")),
+        h("label", { for: "delete-password" }, t("password")),
+        h("input", { id: "delete-password", type: "password", autocomplete: "current-password", maxlength: 256 }),
+        h("button.danger#delete-account", { type: "submit" }, t("delete_account_confirm")),
       ),
     );
   }

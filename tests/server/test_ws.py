@@ -593,3 +593,33 @@ async def test_one_address_may_not_open_thousands_of_sockets(tmp_path: Path) -> 
             assert json.loads(await again.recv())["type"] == "welcome"
         for ws in held:
             await ws.close()
+
+
+async def test_a_member_the_owner_removes_is_out_and_cannot_join_again(server: str) -> None:
+    """``kick``: every socket of the removed player sees it (``member_left`` with
+    ``removed``) and is out of the room; joining again is refused ``not_allowed``, also on a
+    new socket; the room goes on for the others."""
+    owner, code = await table_with_bots(server, bots=(1, 2))
+    async with HokmClient(server, name="Troll") as troll:
+        await troll.join(code)
+        await troll.command("sit", seat=3)
+        pid = str((troll.player or {})["id"])
+        assert (await owner.command("kick", player=pid))["type"] == "ack"
+        await troll.wait_for(
+            lambda c: any(
+                e["event"]["kind"] == "member_left" and e["event"].get("removed") for e in c.events
+            ),
+            timeout=5,
+        )
+        answer = await troll.request({"type": "sync", "last_version": 0}, check=False)
+        assert answer["type"] == "error" and answer["code"] == "not_in_room"
+        again = await troll.request({"type": "join", "code": code}, check=False)
+        assert again["type"] == "error" and again["code"] == "not_allowed", again
+        assert again["message_fa"]
+    async with HokmClient(server, token=troll.token) as back:  # a fresh socket, same player
+        refused = await back.request({"type": "join", "code": code}, check=False)
+        assert refused["type"] == "error" and refused["code"] == "not_allowed"
+    snap = await owner.join(code)
+    assert pid not in {m["player"] for m in snap["table"]["members"]}
+    assert snap["table"]["seats"][3]["kind"] == "empty"
+    await owner.close()

@@ -51,6 +51,7 @@ def _value(rng: random.Random, key: str, table: Table) -> Any:
 
 _WEIGHTS = {
     "leave": 0.2,
+    "kick": 0.1,  # (a removed player is gone for good: often, no game would start)
     "close_game": 0.3,
     "action": 6,
     "start": 2,

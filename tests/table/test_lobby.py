@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hokm.engine import RuleSet, persian_digits
-from hokm.table import OPTION_MAXIMA
+from hokm.table import OPTION_MAXIMA, Table
 
 from .conftest import Clock, err, join, make_table, ok, seat_bots
 
@@ -242,3 +242,46 @@ def test_the_quick_match_seats_its_players_before_they_connect(clock: Clock) -> 
     table.disconnect("bob", clock.now)
     ok(table.handle("ann", {"type": "sit", "seat": 1, "player": "bob"}, clock.now))
     assert table.seat_of("bob") == 1
+
+
+def test_the_owner_removes_a_member_who_may_not_come_back(clock: Clock) -> None:
+    """``kick``: a seated member's seat is freed, a spectator is gone; either is told
+    (``member_left`` with ``removed``) and refused if they join again, also after a restart.
+    Only the owner, never oneself, never a player seated in a game in progress."""
+    table = make_table(clock)
+    join(table, clock, "bob", seat=1)
+    join(table, clock, "cy")
+    err(table.handle("bob", {"type": "kick", "player": "cy"}, clock.now), "not_owner")
+    err(table.handle("ann", {"type": "kick", "player": "ann"}, clock.now), "bad_seat")
+    err(table.handle("ann", {"type": "kick", "player": "zed"}, clock.now), "not_member")
+    err(table.handle("ann", {"type": "kick"}, clock.now), "bad_command")
+    out = ok(table.handle("ann", {"type": "kick", "player": "bob"}, clock.now))
+    left = next(e for e in out.events if e.kind == "member_left")
+    assert left.data == {"player": "bob", "seat": 1, "forfeit": False, "removed": True}
+    assert "bob" not in table.members and table.seats[1].kind == "empty"
+    refused = err(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now), "not_allowed")
+    assert refused["message_fa"] == "میزبان شما را از این اتاق بیرون کرده است"
+    again = Table.from_dict(table.to_dict(), now=clock.now)
+    err(again.handle("bob", {"type": "join", "name": "Bob"}, clock.now), "not_allowed")
+    ok(again.handle("dee", {"type": "join", "name": "Dee"}, clock.now))  # others still may
+    # In a game: a seated player stays until it ends; a spectator may go at once.
+    seat_bots(table, clock, (0, 1, 2, 3))
+    join(table, clock, "eve")
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    assert table.status == "playing"
+    ok(table.handle("ann", {"type": "kick", "player": "eve"}, clock.now))
+    assert "eve" not in table.members
+
+
+def test_a_seated_player_or_a_quick_rooms_member_is_not_removed(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob", seat=1)
+    seat_bots(table, clock, (0, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    err(table.handle("ann", {"type": "kick", "player": "bob"}, clock.now), "wrong_status")
+    assert table.seat_of("bob") == 1
+    quick = make_table(clock)
+    quick.quick = True
+    join(quick, clock, "bob")
+    err(quick.handle("ann", {"type": "kick", "player": "bob"}, clock.now), "wrong_status")
+    assert "bob" in quick.members

@@ -641,3 +641,39 @@ def test_the_hakem_sees_the_five_cards_beside_the_trump_buttons_on_a_small_phone
     assert page.evaluate("window.scrollY") == 0
     assert max(bottoms) <= page.evaluate("innerHeight"), bottoms
     shot(page, "phone320-trump-choice")
+
+
+def test_the_owner_removes_a_stranger_who_is_told_and_kept_out(
+    new_page: Callable[..., Page],
+) -> None:
+    """«بیرون کردن» beside a member in the lobby asks once more, then removes them: their
+    page says the owner removed them, with the way home, and the room's link no longer lets
+    them in. Others see nothing of the button."""
+    owner = new_page(viewport=PHONE)
+    code = create_room(owner, "Leila")
+    stranger = new_page(viewport=PHONE)
+    join_room(stranger, "Kaveh", code)
+    sit(stranger, 2)
+    assert stranger.locator("button.kick").count() == 0  # only the owner may
+    card = '.seat-card[data-seat="2"] button.kick'
+    owner.wait_for_selector(card)
+    # (the name set apart from the Persian around it)
+    assert owner.get_attribute(card, "aria-label") == "بیرون کردن \u2068Kaveh\u2069 از اتاق"
+    owner.click(card)
+    owner.wait_for_selector(f"{card}.danger")
+    assert owner.inner_text(card) == "مطمئنید؟ بیرون کن"
+    shot(owner, "phone-lobby-kick-sure")
+    owner.click(card)
+    stranger.wait_for_selector("#room-gone")
+    assert stranger.inner_text("#room-gone") == "میزبان شما را از این اتاق بیرون کرده است."
+    shot(stranger, "phone-removed")
+    owner.wait_for_function("window.hokmStore.table.seats[2].kind === 'empty'")
+    stranger.goto(f"/r/{code}")  # the link again: kept out, told why
+    stranger.wait_for_selector("#room-gone")
+    members = owner.evaluate("window.hokmStore.table.members.map((m) => m.name)")
+    assert "Kaveh" not in members
+    # One who waits without a seat is listed by name, with the same button.
+    watcher = new_page(viewport=PHONE)
+    join_room(watcher, "Mina", code)
+    owner.wait_for_selector("#unseated li button.kick")
+    assert "Mina" in owner.inner_text("#unseated li")

@@ -467,12 +467,15 @@ class RoomActor:
                     # later chat rules delivers it again instead of judging it anew.
                     op, data = "said", {**data, "text": said[0]}
                 step.entries.append({"op": op, "p": item.player, "d": data, "t": now})
-            if item.data.get("type") == "leave" and step.outcome.changed:
+            kind = item.data.get("type")
+            if kind in ("leave", "kick") and step.outcome.changed:
                 # Every socket of the player leaves the room: the one that asked now, the
                 # others once they have seen the player leave (the client goes home then).
-                if item.conn is not None:
+                # A player the owner removed: all their sockets, once they have seen it.
+                gone = item.player if kind == "leave" else str(item.data.get("player"))
+                if kind == "leave" and item.conn is not None:
                     self.conns.pop(item.conn, None)
-                step.left = [c for c in self.conns if c.player == item.player]
+                step.left = [c for c in self.conns if c.player == gone]
         elif isinstance(item, _Attach):
             if item.conn in self.conns:  # joined again on the same socket: a resume only
                 return step

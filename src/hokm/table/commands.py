@@ -40,6 +40,7 @@ MAX_TEXT_CHARS = 500  # schema cap; the chat policy's own cap is lower
 COMMAND_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "join": (frozenset({"name"}), frozenset()),
     "leave": (frozenset(), frozenset()),
+    "kick": (frozenset({"player"}), frozenset()),
     "sit": (frozenset({"seat"}), frozenset({"player"})),
     "stand": (frozenset(), frozenset({"player"})),
     "add_bot": (frozenset({"seat"}), frozenset({"level"})),

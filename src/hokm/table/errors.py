@@ -35,6 +35,7 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "too many messages too fast",
     "table_full": "the table has too many members",
     "action_id_reused": "the action_id was already used by this player for another command",
+    "not_allowed": "the owner removed this player from the room: they may not join it again",
 }
 
 
@@ -68,6 +69,7 @@ _DEFAULT_FA: dict[str, str] = {
     "rate_limited": "پیام‌ها خیلی سریع فرستاده شده‌اند",
     "table_full": "این میز پر است",
     "action_id_reused": "این شناسهٔ حرکت پیش‌تر برای فرمان دیگری به کار رفته است",
+    "not_allowed": "میزبان شما را از این اتاق بیرون کرده است",
 }
 
 

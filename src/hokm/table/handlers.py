@@ -113,6 +113,12 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
             member.name = name
             table._emit("member_renamed", {"player": player, "name": name})
         return
+    if player in table.banned:
+        raise TableError(
+            "not_allowed",
+            "the owner removed you from this room",
+            "میزبان شما را از این اتاق بیرون کرده است",
+        )
     if len(table.members) >= table.config.max_members:
         # Make room by dropping the longest-standing spectator who has gone away (a member
         # leaves only by ``leave``, so closed tabs would otherwise fill the room for good);
@@ -140,6 +146,39 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
 
 
 def cmd_leave(table: Table, player: str, cmd: Command, now: float) -> None:
+    remove_member(table, player, now)
+
+
+def cmd_kick(table: Table, player: str, cmd: Command, now: float) -> None:
+    """The owner removes a member (a stranger who found the code, a spammer), who may not
+    join again (``Table.banned``). Not a player seated in a game in progress (after it), not
+    in a quick room (the owner there is only the first matched player), not oneself."""
+    assert cmd.player is not None
+    require_owner(table, player, "remove a member")
+    target = cmd.player
+    if table.quick:
+        raise TableError(
+            "wrong_status",
+            "nobody can be removed from a quick game's room",
+            "از اتاق بازی سریع نمی‌شود کسی را بیرون کرد",
+        )
+    if target == player:
+        raise TableError("bad_seat", "leave the room instead", "برای رفتن، از اتاق خارج شوید")
+    if target not in table.members:
+        raise TableError("not_member", f"{target!r} has not joined this table")
+    if table.seat_of(target) is not None and table._status == "playing":
+        raise TableError(
+            "wrong_status",
+            "a player seated in the game can be removed after it",
+            "بازیکنی که سر میز است بعد از بازی بیرون می‌شود",
+        )
+    table.banned.add(target)
+    remove_member(table, target, now, removed=True)
+
+
+def remove_member(table: Table, player: str, now: float, *, removed: bool = False) -> None:
+    """``player`` leaves (or, ``removed``, is removed by the owner): their seat is freed, or
+    in a game in progress given to a bot, the player counted as having left it."""
     seat = table.seat_of(player)
     forfeit = False
     if seat is not None:
@@ -156,7 +195,10 @@ def cmd_leave(table: Table, player: str, cmd: Command, now: float) -> None:
     table.deadlines.pop(f"grace_warn:{player}", None)
     table.deadlines.pop(f"grace_cancel:{player}", None)
     member = table.members.pop(player)
-    table._emit("member_left", {"player": player, "seat": seat, "forfeit": forfeit})
+    left: dict[str, Any] = {"player": player, "seat": seat, "forfeit": forfeit}
+    if removed:
+        left["removed"] = True
+    table._emit("member_left", left)
     if seat is not None:
         table._emit("seat_changed", table._seat_public(seat))
     if table.owner == player:
@@ -470,6 +512,7 @@ def chat_rejected(reason: str, *, code: str = "chat_rejected") -> TableError:
 HANDLERS: dict[str, Handler] = {
     "join": cmd_join,
     "leave": cmd_leave,
+    "kick": cmd_kick,
     "sit": cmd_sit,
     "stand": cmd_stand,
     "add_bot": cmd_add_bot,

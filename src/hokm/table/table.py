@@ -123,6 +123,7 @@ class Table:
         self.deadlines: dict[str, Deadline] = {}
         self.left_this_game: list[tuple[str, int]] = []
         self.hinted: list[str] = []  # players who asked for a hint in this game (no points)
+        self.banned: set[str] = set()  # removed by the owner (``kick``): may not join again
         self.commitment: str | None = None  # commitment of the current hand's deal
         self.chat: deque[dict[str, Any]] = deque(maxlen=self.config.chat_size)
         self.log: deque[TableEvent] = deque(maxlen=self.config.log_size)
@@ -517,6 +518,7 @@ class Table:
             "deadlines": {k: d.to_dict() for k, d in self.deadlines.items()},
             "left_this_game": [[p, s] for p, s in self.left_this_game],
             "hinted": list(self.hinted),
+            "banned": sorted(self.banned),
             "commitment": self.commitment,
             "chat": list(self.chat),
             "replies": [[p, a, r] for (p, a), r in self.replies.items()],
@@ -569,6 +571,7 @@ class Table:
         table.forced_version = data.get("forced_version")
         table.left_this_game = [(str(p), int(s)) for p, s in data["left_this_game"]]
         table.hinted = [str(p) for p in data.get("hinted", [])]
+        table.banned = {str(p) for p in data.get("banned", [])}
         table.commitment = data["commitment"]
         table.chat.extend(data["chat"])
         for p, a, r in data["replies"]:

@@ -70,7 +70,7 @@ export function renderLobby(ctx) {
     !ui.spectator && !filled && !running && (store.mySeat === null || store.mySeat === undefined)
       ? h("p.note.call#choose-seat", { role: "status" }, t("choose_seat"))
       : null,
-    unseated.length
+    unseated.length && !(owner && canKick(table))
       ? h(
           "p.small#unseated",
           {},
@@ -78,6 +78,15 @@ export function renderLobby(ctx) {
           " ",
           // The owner without a seat is still the one who starts the game: say who it is.
           unseated.map((m) => (m.player === table.owner ? t("name_owner", { name: m.name }) : m.name)).join(t("list_sep")),
+        )
+      : null,
+    // The owner sees who waits without a seat one by one, each with «بیرون کردن».
+    unseated.length && owner && canKick(table)
+      ? h(
+          "div.small#unseated",
+          {},
+          h("p", {}, t("in_room_no_seat")),
+          h("ul.unseated-list", {}, unseated.map((m) => h("li", { dataset: { player: m.player } }, m.name, " ", kickButton(ctx, m.player, m.name)))),
         )
       : null,
     h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
@@ -177,6 +186,9 @@ function seatCard(ctx, seat, running) {
       }
     }
   }
+  if (!running && owner && seat.kind === "human" && !mine && seat.player_id && canKick(store.table)) {
+    controls.push(kickButton(ctx, seat.player_id, seat.name));
+  }
   const name = seat.kind === "empty" ? t("seat_empty") : seat.name;
   return h(
     `div.seat-card.team${team}`,
@@ -184,6 +196,35 @@ function seatCard(ctx, seat, running) {
     h("div.seat-head", {}, h("span.seat-no", {}, t("seat_n", { n: seat.seat + 1 })), h("span.team-tag", {}, t("team_n", { n: team + 1 }))),
     h("div.seat-name", {}, seat.kind === "bot" ? [robot(t("bot")), " "] : "", seat.kind === "bot" ? ctx.store.seatName(seat.seat) : name, " ", badges),
     controls.length ? h("div.row.seat-controls", {}, controls) : null,
+  );
+}
+
+/** The owner may remove a member from the room (not in a quick game's room, not during a
+ * game): for good, so the button asks once more before it does. */
+function canKick(table) {
+  return !table.quick && table.status !== "playing" && table.status !== "paused";
+}
+
+function kickButton(ctx, player, name) {
+  const { ui, command } = ctx;
+  const sure = ui.confirmKick === player;
+  return h(
+    `button.kick${sure ? ".danger" : ""}`,
+    {
+      type: "button",
+      id: `kick-${player}`,
+      "aria-label": t(sure ? "kick_sure_label" : "kick_label", { name }),
+      onclick: () => {
+        if (!sure) {
+          ui.confirmKick = player;
+          ctx.redraw();
+          return;
+        }
+        ui.confirmKick = null;
+        command("kick", { player });
+      },
+    },
+    t(sure ? "kick_sure" : "kick"),
   );
 }
 

@@ -189,8 +189,9 @@ export async function render(main, [rawCode]) {
       drawNamePrompt();
       return;
     }
-    if (ui.notFound) {
-      patch(main, h("section.page", {}, h("h1", { tabindex: "-1" }, t("room_not_found")), h("a", { href: "#/" }, t("nav_home"))));
+    if (ui.notFound || ui.removed) {
+      const said = ui.removed ? t("removed_from_room") : t("room_not_found");
+      patch(main, h("section.page", {}, h("h1#room-gone", { tabindex: "-1" }, said), h("a", { href: "#/" }, t("nav_home"))));
       return;
     }
     if (!store.table) {
@@ -415,7 +416,15 @@ export async function render(main, [rawCode]) {
         store.applyEvents(items, { you: msg.you, timer: msg.timer, game: msg.game });
         conn.lastVersion = store.version;
         seen();
-        if (me && items.some((it) => it.event?.kind === "member_left" && it.event.player === me)) {
+        const gone = me && items.find((it) => it.event?.kind === "member_left" && it.event.player === me);
+        if (gone) {
+          if (gone.event.removed) {
+            // The owner removed this player: said where the room was, with the way home.
+            ui.removed = true;
+            conn.close();
+            draw();
+            return;
+          }
           // This player left the room from another tab or device: this page leaves too.
           toast(t("left_elsewhere"));
           location.hash = "#/";
@@ -427,8 +436,9 @@ export async function render(main, [rawCode]) {
         break;
       }
       case "error":
-        if (msg.code === "room_not_found") {
-          ui.notFound = true;
+        if (msg.code === "room_not_found" || msg.code === "not_allowed") {
+          if (msg.code === "not_allowed") ui.removed = true;
+          else ui.notFound = true;
           conn.close();
           draw();
         } else if (msg.code === "room_full" && !ui.spectator) {

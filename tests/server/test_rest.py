@@ -236,6 +236,33 @@ async def test_the_web_client_is_served_at_the_root(tmp_path: Path) -> None:
         assert page.status_code == 200 and "حکم" in page.text
 
 
+async def test_the_web_client_can_be_installed_on_a_phone(server: str) -> None:
+    """A web app manifest (its own type, Persian and right-to-left first) with icons of the
+    sizes phones ask for, all served, and linked from the page with the theme colour."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        page = (await http.get("/")).text
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+        assert '<meta name="theme-color"' in page and 'rel="apple-touch-icon"' in page
+        answer = await http.get("/manifest.webmanifest")
+        assert answer.headers["content-type"].startswith("application/manifest+json")
+        manifest = answer.json()
+        assert (manifest["lang"], manifest["dir"], manifest["short_name"]) == ("fa", "rtl", "حکم")
+        assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+        sizes = {icon["sizes"] for icon in manifest["icons"]}
+        assert {"192x192", "512x512"} <= sizes
+        for icon in [
+            *manifest["icons"],
+            {"src": "/icons/apple-touch-icon.png", "type": "image/png"},
+        ]:
+            image = await http.get(icon["src"])
+            assert image.status_code == 200, icon
+            assert image.headers["content-type"].startswith(icon["type"]), icon
+            if icon["type"] == "image/png":
+                assert image.content[:8] == b"\x89PNG\r\n\x1a\n"
+                width = int.from_bytes(image.content[16:20], "big")
+                assert icon.get("sizes", "180x180") == f"{width}x{width}"
+
+
 async def test_metrics_report_garbage_collector_pauses(server: str) -> None:
     """The server times every collection of its process; a full collection shows in gen2."""
     async with httpx.AsyncClient(base_url=server) as http:

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import importlib
 import logging
+import mimetypes
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -36,6 +37,8 @@ __all__ = ["create_app"]
 
 log = logging.getLogger(__name__)
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+# The web app manifest's own type (Python's table does not know the suffix).
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 # Optional modules that add routes (and a ``setup(state)`` hook) without editing this file:
 # the web client's simulator API and the accounts API.

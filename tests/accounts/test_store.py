@@ -40,6 +40,41 @@ async def test_a_guest_becomes_an_account_and_keeps_history(store: AccountStore)
         await store.create_account(username="other", password_hash="h", name="x", player_id="g_1")
 
 
+async def test_accounts_are_found_by_part_of_a_username_or_name(store: AccountStore) -> None:
+    """``hokm accounts list``, on both databases: any case, the username's folded key too,
+    ``%`` and ``_`` taken as themselves."""
+    sara = await store.create_account(username="Sara_K", password_hash="h", name="سارا")
+    await store.create_account(username="ali100", password_hash="h", name="Ali")
+    await store.record_game(GameOutcome("F1", (sara, None, None, None), winner_team=0))
+    (found,) = await store.find_accounts("sara_")
+    assert (found["player_id"], found["username"], found["name"]) == (sara, "Sara_K", "سارا")
+    assert (found["points"], found["games_played"]) == (1, 1)
+    assert [a["username"] for a in await store.find_accounts("سار")] == ["Sara_K"]
+    assert [a["username"] for a in await store.find_accounts("a_")] == ["Sara_K"]
+    assert await store.find_accounts("%") == []
+    assert len(await store.find_accounts("", limit=1)) == 1
+
+
+async def test_a_deleted_account_leaves_nothing_but_a_nameless_id(store: AccountStore) -> None:
+    pid = await store.create_account(username="gone", password_hash="h", name="Gone")
+    await store.create_session("tg", pid, expires_at=2**62)
+    await store.record_game(GameOutcome("D1", (pid, "g_x", None, None), winner_team=0))
+    assert await store.delete_account(pid) is True
+    assert await store.delete_account(pid) is False  # once
+    assert await store.account_by_username("gone") is None
+    assert await store.session_player("tg", now=0) is None
+    assert await store.player(pid) == ("", "deleted")
+    assert await store.profile(pid) is None and await store.recent_games(pid) == []
+    assert await store.find_accounts("gone") == []
+    # A rated game it was in, ended later: the others' ratings move, its own are not kept.
+    await store.storage.save_player(PlayerRow("g_y", "Y"))
+    rated = GameOutcome("D2", (pid, "g_x", "g_y", "g_z"), winner_team=1, rated=True)
+    assert await store.record_game(rated)
+    ratings = await store.ratings([pid, "g_x"])
+    assert ratings[pid].games == 0 and ratings["g_x"].games == 1
+    assert (await store.stats(pid))["games_played"] == 0
+
+
 async def test_sessions_expire_and_can_be_revoked(store: AccountStore) -> None:
     await store.storage.save_player(PlayerRow("p", "Pari"))
     await store.create_session("t1", "p", expires_at=1000)

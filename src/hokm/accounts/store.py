@@ -323,6 +323,47 @@ class AccountStore:
         rows = conn.execute(sa.select(p.c.id).where(p.c.id.in_(list(ids)), p.c.kind == DELETED))
         return {str(row.id) for row in rows}
 
+    async def find_accounts(self, search: str = "", *, limit: int = 50) -> list[dict[str, Any]]:
+        """Accounts whose username or display name holds ``search`` (any case), newest first:
+        the operator's ``hokm accounts list``."""
+        a, p, st = self.t.accounts, self.players, self.t.stats
+        query = (
+            sa.select(
+                a.c.player_id,
+                a.c.username,
+                a.c.created_at,
+                p.c.name,
+                st.c.points,
+                st.c.played,
+            )
+            .select_from(
+                a.join(p, p.c.id == a.c.player_id).outerjoin(st, st.c.player_id == a.c.player_id)
+            )
+            .order_by(a.c.created_at.desc(), a.c.player_id)
+            .limit(limit)
+        )
+        if search:
+            query = query.where(
+                sa.or_(
+                    a.c.username.ilike(_like(search), escape="\\"),
+                    a.c.username_key.like(_like(username_key(search)), escape="\\"),
+                    p.c.name.ilike(_like(search), escape="\\"),
+                )
+            )
+        async with self.storage.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            {
+                "player_id": row.player_id,
+                "username": row.username,
+                "name": row.name,
+                "created_at": int(row.created_at),
+                "points": int(row.points or 0),
+                "games_played": int(row.played or 0),
+            }
+            for row in rows
+        ]
+
     async def account_by_username(self, username: str) -> AccountRow | None:
         """The account of ``username`` as typed, else of its key: an account whose key was
         kept when the folding grew (another took the new key) still logs in as registered."""
@@ -721,6 +762,12 @@ class AccountStore:
             sa.select(sa.func.count()).select_from(q).where(q.c.points > points)
         )
         return int(above.scalar() or 0) + 1
+
+
+def _like(text: str) -> str:
+    """A LIKE pattern for "holds ``text``" (its own ``%``, ``_`` and ``\\`` taken as they are)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
 
 
 def _ratings_of(rows: Any, ids: list[str]) -> dict[str, Rating]:

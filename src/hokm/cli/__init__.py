@@ -35,6 +35,7 @@ COMMANDS: tuple[str, ...] = (
     "analyse",
     "verify",
     "bench",
+    "accounts",
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import io
 import os
 import socket
 import subprocess
@@ -311,3 +313,36 @@ def test_an_empty_redis_prefix_is_the_default_not_no_prefix(
         assert Settings().redis_prefix == prefix
     monkeypatch.delenv("HOKM_REDIS_PREFIX")
     assert Settings().redis_prefix == "hokm:"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena", "tournament", "analyse", "bench"])
+def test_ctrl_c_is_said_on_a_line_of_its_own(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C in a long command: exit 130 with a line on stderr, not silence that left the
+    progress line open and the shell's prompt right after the ``^C``."""
+    module = importlib.import_module(f"hokm.cli.{command}")
+
+    def interrupted(args: object) -> int:
+        print("\rboards 379/20000", end="", file=sys.stderr)  # a progress line, still open
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "run", interrupted)
+    argv = {
+        "simulate": ["simulate"],
+        "arena": ["arena", "rule", "naive"],
+        "tournament": ["tournament", "rule", "naive"],
+        "analyse": ["analyse", "game.json"],
+        "bench": ["bench"],
+    }[command]
+    assert main(argv) == 130
+    assert capsys.readouterr().err == f"\rboards 379/20000hokm {command}: interrupted\n"
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(argv) == 130
+    assert terminal.getvalue() == f"\rboards 379/20000\nhokm {command}: interrupted\n"

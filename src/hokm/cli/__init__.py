@@ -7,6 +7,7 @@ parser and sets ``func`` to a callable taking the parsed arguments and returning
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.metadata
 import io
@@ -76,12 +77,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = func(args)
     except KeyboardInterrupt:
+        _say_interrupted(args.command)
         return 130
     except BrokenPipeError:
         if not _stdout_closed():
             raise  # another pipe (a socket, a worker) broke: not the reader going away
         return 141  # as a shell reports a process ended by SIGPIPE
     return int(code or 0)
+
+
+def _say_interrupted(command: str) -> None:
+    """Ctrl-C: said on standard error, on a line of its own on a terminal (a progress line
+    may be open there, and without it the shell's prompt came right after the ``^C``)."""
+    with contextlib.suppress(OSError, ValueError):
+        lead = "\n" if sys.stderr.isatty() else ""
+        print(f"{lead}hokm {command}: interrupted", file=sys.stderr, flush=True)
 
 
 def _tolerate_narrow_encodings() -> None:

@@ -249,7 +249,10 @@ def run(args: argparse.Namespace) -> int:
     )
     server = uvicorn.Server(config)
     _tune_gc()
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:  # Ctrl-C, a server's usual stop: its log said "Shutting down"
+        return 130
     return 0
 
 

@@ -471,3 +471,31 @@ def test_a_game_resumed_in_another_terminal_is_refused(tmp_path: Path) -> None:
         fcntl.flock(free, fcntl.LOCK_EX | fcntl.LOCK_NB)
     code, text = _run("a\n" * 600, level=None, target=None, seed=None, resume=str(path))
     assert code == 0 and "Game over:" in text
+
+
+class _Terminal(io.StringIO):
+    """Standard output on a terminal (of the size ``os.get_terminal_size`` says)."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return 1
+
+
+def test_a_narrow_terminal_gets_lines_that_fit_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a 50-column terminal every line fits 48 columns (the table too): they were
+    wrapped at 78 whatever the terminal, which folded the hand in the middle of a card."""
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd=1: os.terminal_size((50, 24)))
+    args = argparse.Namespace(
+        level="easy", preset=None, target=1, seed="px", record=None, resume=None
+    )
+    out = _Terminal()
+    assert play.run(args, inp=io.StringIO("a\n" * 200), out=out, err=io.StringIO()) == 0
+    lines = out.getvalue().splitlines()
+    assert "Game over: " in out.getvalue()
+    assert max(len(line) for line in lines) <= 48
+    assert not any(line.endswith(" –") for line in lines)  # a score is not cut at its dash
+    hand = next(i for i, line in enumerate(lines) if line.startswith("Your hand: "))
+    assert lines[hand + 1].startswith("  ") and ":" in lines[hand + 1]
+    assert "       West (12)  2♠    A♠  East (12)" in lines  # the table as on 80 columns

@@ -73,6 +73,7 @@ BAM_HELP = (
     "a = as the bot says · q = quit"
 )
 WIDTH = 78  # lines are wrapped between words to fit an 80-column terminal
+MIN_WIDTH = 30  # ... or a narrower one, down to this (the table is 30 wide at its narrowest)
 #: the suits' Persian names (RULES.md §1, ``Suit.persian``), as a Persian player may type
 #: them, and خاج, another name for clubs
 PERSIAN_SUITS = {suit.persian: suit for suit in Suit} | {"خاج": Suit.CLUBS}
@@ -384,23 +385,29 @@ class PlaySession:
 
     # ------------------------------------------------------------------ output and input
 
-    def say(self, text: str = "", *, wrap: bool = False) -> None:
-        """Print a line; ``wrap``: between words, to fit an 80-column terminal."""
-        if wrap and len(text) > WIDTH:
-            indent = " " * (len(text) - len(text.lstrip()))
-            text = textwrap.fill(
-                text,
-                WIDTH,
-                subsequent_indent=indent + "  ",
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
+        """Print a line; ``wrap`` (unless it is a line of the table): between words, to fit
+        the terminal (80 columns, or a narrower terminal's own width)."""
+        width = self.width()
+        if wrap and len(text) > width:
+            text = "\n".join(_fill(line, width) for line in text.split("\n"))
         try:
             print(text.rstrip(), file=self.out, flush=True)
         except BrokenPipeError:
             raise
         except OSError as exc:  # the terminal is gone (EIO): as a hang-up, the game is saved
             raise _Stopped(signal.SIGHUP) from exc
+
+    def width(self) -> int:
+        """The width lines are wrapped to: :data:`WIDTH`, or less on a narrower terminal (asked
+        at each line, so a window made narrower in the middle of a game is followed)."""
+        try:
+            if self.out.isatty():
+                columns = os.get_terminal_size(self.out.fileno()).columns
+                return max(MIN_WIDTH, min(WIDTH, columns - 2))
+        except (AttributeError, OSError, ValueError):  # no terminal size (a pipe, a test)
+            pass
+        return WIDTH
 
     def ask(self, prompt: str) -> str:
         while True:
@@ -436,8 +443,8 @@ class PlaySession:
         game = self.game
         self.say(f"Hokm — you (South) and North against East and West; bots: {self.level}.")
         self.say(f"Rules: {self._rules_line()}")
-        self.say(f"Seed: {self.seed}")
-        self.say(HELP, wrap=True)
+        self.say(f"Seed: {self.seed}", wrap=False)  # (copied from the line, as it is)
+        self.say(HELP)
         if not self.resumed:
             self._first_hakem()
         elif game.phase is not Phase.DEAL:  # in the middle of a hand: where it stands
@@ -487,9 +494,10 @@ class PlaySession:
             return 1
         hands = len(data["hands"])
         with contextlib.suppress(_Stopped, OSError):  # saved: the terminal may be gone
-            self.say(f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}.")
+            # (not wrapped: the path is copied from the line)
+            self.say(f"Record of {hands} hand{'s' * (hands != 1)} saved to {path}.", wrap=False)
             if any(hand.get("plays") for hand in data["hands"]):  # (quit before any card: no)
-                self.say(f"`hokm analyse {path}` shows the plays that gave hands away.", wrap=True)
+                self.say(f"`hokm analyse {path}` shows the plays that gave hands away.")
         return 0
 
     def _rules_line(self) -> str:
@@ -507,7 +515,7 @@ class PlaySession:
             shown = " ".join(
                 f"{NAMES[(draw.start + i) % 4]}:{c.pretty}" for i, c in enumerate(draw.cards)
             )
-            self.say(f"Ace draw: {shown}", wrap=True)
+            self.say(f"Ace draw: {shown}")
         else:
             game.apply(SetHakem.from_seed(self.seed))
         assert game.hakem is not None
@@ -591,7 +599,6 @@ class PlaySession:
         self.say(
             f"Hand over: {who} win ({r.result.replace('_', ' ')}), tricks "
             f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}.",
-            wrap=True,
         )
         # On a line of its own: wrapped, it was cut in two ("you+North 1" / "– 2 East+West").
         self.say(f"Score: you+North {r.score[0]} – {r.score[1]} East+West.")
@@ -648,7 +655,7 @@ class PlaySession:
             try:
                 return ChooseTrump(HUMAN, Suit.parse(text))
             except HokmError as exc:
-                self.say(f"  {clip_quoted(str(exc))} (help for help)", wrap=True)
+                self.say(f"  {clip_quoted(str(exc))} (help for help)")
 
     def _ask_bam(self, view: SeatView) -> Action:
         hint = self.helper.decide_bam(view)
@@ -660,7 +667,7 @@ class PlaySession:
                 go = hint if text == "a" else text.startswith("y")
                 return DecideBam(HUMAN, go)
             if text in ("h", "help", "?"):
-                self.say(BAM_HELP, wrap=True)
+                self.say(BAM_HELP)
                 continue
             self.say("  answer y or n (h for help)")
 
@@ -670,7 +677,7 @@ class PlaySession:
         while True:
             text = self.ask("Your card: ")
             if text.lower() in ("h", "help"):
-                self.say(HELP, wrap=True)
+                self.say(HELP)
                 continue
             if text in ("?", "a"):
                 card = self.helper.choose_card(view)
@@ -680,7 +687,7 @@ class PlaySession:
                 return Play(HUMAN, card)
             card_or_error = _parse_choice(text, view.hand, legal)
             if isinstance(card_or_error, str):
-                self.say(f"  {card_or_error}", wrap=True)
+                self.say(f"  {card_or_error}")
                 continue
             if card_or_error not in legal:
                 led = view.trick[0][1].suit
@@ -690,7 +697,6 @@ class PlaySession:
                 self.say(
                     f"  {named}you must follow suit {led.symbol}: play one of "
                     f"{self._cards([c for c in view.hand if c in legal])}",
-                    wrap=True,
                 )
                 continue
             return Play(HUMAN, card_or_error)
@@ -715,13 +721,16 @@ class PlaySession:
             card = played.get(Seat(seat))
             return card.pretty if card is not None else "··"
 
-        # Each card next to its player, towards the middle of the table.
-        self.say(f"{'North (' + str(sizes[2]) + ')':^44}")
-        self.say(f"{slot(2):^44}")
+        # Each card next to its player, towards the middle of the table (44 columns, or as
+        # wide as a narrower terminal, the sides at least "West (13) 10♠" wide).
+        table = max(30, min(44, self.width()))
+        side = (table - 4) // 2
+        self.say(f"{'North (' + str(sizes[2]) + ')':^{table}}", wrap=False)
+        self.say(f"{slot(2):^{table}}", wrap=False)
         west, east = f"West ({sizes[3]}) {slot(3):>3}", f"{slot(1):<3} East ({sizes[1]})"
-        self.say(f"{west:>20}    {east:<20}")
-        self.say(f"{slot(0):^44}")
-        self.say(f"{'You':^44}")
+        self.say(f"{west:>{side}}    {east:<{side}}", wrap=False)
+        self.say(f"{slot(0):^{table}}", wrap=False)
+        self.say(f"{'You':^{table}}", wrap=False)
         if view.trick:
             winner, card = current_winner(view.trick, trump)
             self.say(
@@ -732,9 +741,34 @@ class PlaySession:
             f"{i}:{c.pretty}" if c in legal else f"({i}:{c.pretty})"
             for i, c in enumerate(view.hand, 1)
         ]
-        self.say("Your hand: " + "  ".join(shown), wrap=True)
+        self.say("Your hand: " + "  ".join(shown))
         if len(legal) < len(view.hand):
             self.say("           (cards in brackets cannot be played now)")
+
+
+def _fill(line: str, width: int) -> str:
+    """``line`` wrapped between words to ``width``, its continuation lines indented two more.
+
+    A score ("you+North 1 – 2 East+West") is never cut at its dash.
+
+    >>> print(_fill("  Your hand: 1:Q♠  2:8♠  3:3♠", 18))
+      Your hand: 1:Q♠
+        2:8♠  3:3♠
+    >>> print(_fill("=== Hand 1 · score you+North 0 – 0 East+West ===", 32))
+    === Hand 1 · score you+North
+      0 – 0 East+West ===
+    """
+    if len(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip()))
+    filled = textwrap.fill(
+        line.replace(" – ", "\0–\0"),  # (as long, and no space to break at)
+        width,
+        subsequent_indent=indent + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return filled.replace("\0–\0", " – ")
 
 
 def _verb(seat: Seat, verb: str, third: str | None = None) -> str:

@@ -499,3 +499,31 @@ def test_a_narrow_terminal_gets_lines_that_fit_it(monkeypatch: pytest.MonkeyPatc
     hand = next(i for i, line in enumerate(lines) if line.startswith("Your hand: "))
     assert lines[hand + 1].startswith("  ") and ":" in lines[hand + 1]
     assert "       West (12)  2♠    A♠  East (12)" in lines  # the table as on 80 columns
+
+
+def test_input_that_is_not_utf8_is_refused_as_such_not_with_a_traceback() -> None:
+    """A Latin-1 terminal's bytes, typed where UTF-8 is read strictly (a UTF-8 locale): a
+    traceback ended the game; and where they are read as escapes, they were said as
+    '\\udcff'. Seed 'd' makes South the first hakem."""
+    args = argparse.Namespace(
+        level="easy", preset=None, target=7, seed="d", record=None, resume=None
+    )
+    strict = io.TextIOWrapper(io.BytesIO(b"\xe9\n4\nq\ny\n"), encoding="utf-8", errors="strict")
+    out = io.StringIO()
+    assert play.run(args, inp=strict, out=out, err=io.StringIO()) == 0
+    text = out.getvalue()
+    assert "unknown suit '\ufffd'" in text and "You name trump: ♣ clubs" in text
+    escaped = io.StringIO("\udce9\n4\nq\ny\n")  # as Python reads it in a C locale
+    out = io.StringIO()
+    assert play.run(args, inp=escaped, out=out, err=io.StringIO()) == 0
+    assert "unknown suit '\ufffd'" in out.getvalue() and "\\udc" not in out.getvalue()
+    proc = subprocess.run(
+        [sys.executable, "-m", "hokm", "play", "--level", "easy", "--seed", "d"],
+        input=b"\xff\xfe\nq\ny\n",
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},  # strict, as a UTF-8 locale's
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    assert "unknown suit '\ufffd\ufffd'" in proc.stdout.decode()

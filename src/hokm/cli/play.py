@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import io
 import json
 import os
+import re
 import signal
 import stat
 import sys
@@ -123,7 +125,7 @@ def run(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    inp = sys.stdin if inp is None else inp
+    inp = _readable(sys.stdin if inp is None else inp)
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err  # refusals: not mixed into the game's text
     resume = getattr(args, "resume", None)
@@ -432,7 +434,9 @@ class PlaySession:
             raise _Stopped(signal.SIGHUP) from exc
         if not line:
             raise Quit
-        text = line.strip()
+        # Bytes that are not UTF-8 (a Latin-1 terminal, a pasted file): U+FFFD, said as such
+        # ("not a card: '�'"), not as Python's escapes of them ('\udcff').
+        text = _SURROGATES.sub("\ufffd", line).strip()
         if not self.inp.isatty():
             print(text, file=self.out)  # echo piped input so the transcript reads well
         return text
@@ -769,6 +773,18 @@ def _fill(line: str, width: int) -> str:
         break_on_hyphens=False,
     )
     return filled.replace("\0–\0", " – ")
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _readable(inp: TextIO) -> TextIO:
+    """The input (standard input), reading bytes that are not UTF-8 as U+FFFD: in a UTF-8
+    locale its errors are strict, and a Latin-1 terminal's é ended the game with a traceback."""
+    if isinstance(inp, io.TextIOWrapper) and inp.errors == "strict":
+        with contextlib.suppress(ValueError, OSError):
+            inp.reconfigure(errors="replace")
+    return inp
 
 
 def _verb(seat: Seat, verb: str, third: str | None = None) -> str:

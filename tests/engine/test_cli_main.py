@@ -212,6 +212,40 @@ def test_an_empty_seed_is_refused(command: str, capsys: pytest.CaptureFixture[st
     assert "--seed: a seed is not empty" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "arena rule naive",
+        "simulate",
+        "play",
+        "tournament rule naive",
+        "verify --hakem 0",
+    ],
+)
+def test_a_seed_that_is_not_utf8_is_refused(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--seed café`` typed on a Latin-1 terminal reaches Python as 'caf\\udce9', which
+    cannot be hashed: play, simulate and verify ended with a traceback, the arena with the
+    codec's own message."""
+    with pytest.raises(SystemExit) as done:
+        main([*command.split(), "--seed", "caf\udce9"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert "--seed: a seed is UTF-8 text; this is not: b'caf\\xe9'" in err
+
+
+def test_the_real_command_refuses_a_seed_of_latin1_bytes() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "hokm", "simulate", "--hands", "1", "--seed", b"caf\xe9"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2 and b"Traceback" not in proc.stderr
+    assert proc.stderr.endswith(b"a seed is UTF-8 text; this is not: b'caf\\xe9'\n")
+
+
 LONG = "x" * 200
 CLIPPED = "x" * 40 + "…"
 

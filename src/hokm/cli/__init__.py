@@ -21,7 +21,16 @@ from collections.abc import Callable, Sequence
 
 from hokm.engine import Suit, latin_digits
 
-__all__ = ["COMMANDS", "clip", "clip_quoted", "count_option", "main", "out_of_range"]
+__all__ = [
+    "COMMANDS",
+    "clip",
+    "clip_quoted",
+    "count_option",
+    "main",
+    "out_of_range",
+    "seed_text",
+    "utf8_text",
+]
 
 #: the most characters of a user's input an error message repeats (then "…")
 ECHO_LIMIT = 40
@@ -292,8 +301,31 @@ def not_blank(refusal: str) -> Callable[[str], str]:
     return parse
 
 
-#: a seed: blank, it would quietly give everyone the same deals
-seed_text = not_blank("a seed is not empty: give any word or number")
+def utf8_text(what: str) -> Callable[[str], str]:
+    """An argparse ``type``: text that is UTF-8. Bytes that are not (a Latin-1 terminal's
+    ``café``) reach Python as lone surrogates, which cannot be hashed or printed as text.
+    """
+
+    def parse(text: str) -> str:
+        if _SURROGATE.search(text):
+            raw = text.encode("utf-8", "surrogateescape") if _ESCAPED.fullmatch(text) else b""
+            shown = f": {clip(repr(raw))}" if raw else ""
+            raise argparse.ArgumentTypeError(f"{what} is UTF-8 text; this is not{shown}")
+        return text
+
+    return parse
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED = re.compile("(?:[^\ud800-\udfff]|[\udc80-\udcff])*")  # surrogateescape's own
+
+
+def seed_text(text: str) -> str:
+    """An argparse ``type`` for a seed: UTF-8 text (it is hashed as such: bytes that are not
+    ended ``hokm play`` and ``hokm simulate`` with a traceback), and not a blank one (an unset
+    ``"$SEED"``), which would quietly give everyone the same deals."""
+    not_blank("a seed is not empty: give any word or number")(text)
+    return utf8_text("a seed")(text)
 
 
 def _version() -> str:

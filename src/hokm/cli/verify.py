@@ -18,7 +18,7 @@ import string
 import sys
 from typing import Any
 
-from hokm.cli import card_letters, clip_quoted, count, fold
+from hokm.cli import card_letters, clip_quoted, count, fold, utf8_text
 from hokm.cli.referee import UnreadableError, load_json, read_text
 from hokm.engine import Card, Deal, HokmError, Seat, seed_commitment, sort_hand
 from hokm.engine.records import DealCheck, check_deal, verify_record
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "against published commitments and known cards. Give a record FILE, or --seed.",
     )
     parser.add_argument("file", nargs="?", metavar="FILE", help="a hokm-record/1 file ('-': stdin)")
-    parser.add_argument("--seed", help="the revealed seed")
+    parser.add_argument("--seed", type=utf8_text("a seed"), help="the revealed seed")
     parser.add_argument("--commitment", help="the published commitment (SHA-256 of the seed)")
     parser.add_argument("--hakem", type=int, choices=range(4), help="the hand's hakem (0–3)")
     parser.add_argument(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
 import socket
 import subprocess
@@ -244,6 +245,32 @@ def test_the_real_command_refuses_a_seed_of_latin1_bytes() -> None:
     )
     assert proc.returncode == 2 and b"Traceback" not in proc.stderr
     assert proc.stderr.endswith(b"a seed is UTF-8 text; this is not: b'caf\\xe9'\n")
+
+
+def test_a_file_name_that_is_not_utf8_is_written_back_as_its_bytes(tmp_path: Path) -> None:
+    """In a UTF-8 locale standard output is strict: a record named caf\\xe9.json (a Latin-1
+    name) ended ``hokm referee`` with a UnicodeEncodeError traceback at its name."""
+    from hokm.engine import Deal, Game, Phase, RuleSet, Seat, record_from_game
+
+    game = Game(RuleSet(target_points=1), hakem=Seat(0))
+    game.apply(Deal.from_seed("latin", Seat(0)))
+    game.choose_trump("S")
+    while game.phase is Phase.PLAY:
+        game.play(game.legal_cards()[0])
+    (tmp_path / os.fsdecode(b"caf\xe9.json")).write_text(json.dumps(record_from_game(game)))
+    for command in ("referee", "verify"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "hokm", command, b"caf\xe9.json", b"x\xff.json"],
+            capture_output=True,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},  # strict, as a UTF-8 locale's
+            timeout=60,
+            check=False,
+        )
+        assert b"Traceback" not in proc.stderr and proc.returncode == 2
+        if command == "referee":
+            assert b"== caf\xe9.json ==" in proc.stdout and b"The record is valid." in proc.stdout
+            assert b"x\xff.json: cannot judge: no such file" in proc.stdout
 
 
 LONG = "x" * 200

@@ -105,11 +105,17 @@ def _say_interrupted(command: str) -> None:
 
 def _tolerate_narrow_encodings() -> None:
     """A terminal that cannot show ♠ or Persian (an ASCII or Latin-1 locale) gets '?' for
-    them instead of a traceback in the middle of the output."""
+    them instead of a traceback in the middle of the output. A UTF-8 one writes a file name
+    that is not UTF-8 (``caf\\xe9.json``, which Python reads as a lone surrogate) as its own
+    bytes, as ``ls`` and a C locale's Python do, not with a UnicodeEncodeError traceback."""
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-        if encoding != "utf8" and isinstance(stream, io.TextIOWrapper):
+        if not isinstance(stream, io.TextIOWrapper):
+            continue
+        if encoding != "utf8":
             stream.reconfigure(errors="replace")
+        elif stream.errors == "strict":
+            stream.reconfigure(errors="surrogateescape")
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import io
 import json
@@ -33,6 +34,29 @@ def test_a_reader_that_went_away_ends_the_command_quietly() -> None:
         os.close(write)
     assert proc.returncode == 141
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--hands", "5"],
+        ["verify", "--seed", "example", "--commitment", hashlib.sha256(b"example").hexdigest()],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_said_in_one_line(argv: list[str]) -> None:
+    """``hokm … > report.txt`` on a full disk (here /dev/full): a line on stderr and exit 1,
+    not an OSError traceback."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "hokm", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert proc.returncode == 1
+    assert proc.stderr == f"hokm {argv[0]}: cannot write the output: No space left on device\n"
 
 
 def test_version_and_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:

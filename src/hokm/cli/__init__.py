@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import importlib.metadata
 import io
@@ -92,7 +93,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not _stdout_closed():
             raise  # another pipe (a socket, a worker) broke: not the reader going away
         return 141  # as a shell reports a process ended by SIGPIPE
+    except OSError as exc:
+        if exc.errno not in _FULL or not _stdout_full():
+            raise
+        with contextlib.suppress(OSError, ValueError):
+            print(f"hokm {args.command}: cannot write the output: {exc.strerror}", file=sys.stderr)
+        return 1
     return int(code or 0)
+
+
+#: what writing to a file fails with when the disk (or a quota, or a device) is full or broken
+_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+def _stdout_full() -> bool:
+    """Whether standard output cannot be written (``hokm arena … > report.txt`` on a full
+    disk); then what is left to print goes nowhere, and Python's own flush at exit does not
+    complain either."""
+    try:
+        fd = sys.stdout.fileno()
+        os.write(fd, b"\n")  # (the output is lost anyway)
+    except OSError as exc:
+        if exc.errno not in _FULL:
+            return False
+    except (AttributeError, ValueError):  # no file descriptor (called in-process)
+        return False
+    else:
+        return False
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    return True
 
 
 def _say_interrupted(command: str) -> None:

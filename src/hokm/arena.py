@@ -279,12 +279,39 @@ def bot_factory(spec: str) -> BotFactory:
 
 def _canonical(spec: str) -> str:
     """One spelling of a bot spec: ``medium:`` and ``rule`` are the same bot (the same class),
-    options sorted."""
+    options sorted, an option given twice taken as the bot takes it (the last), and an option
+    at its default value left out (``rule:lead_queen=off`` is the rule bot itself).
+
+    >>> _canonical("medium:trump_policy=strength,lead_queen=no") == _canonical("rule")
+    True
+    >>> _canonical("rule:lead_queen=on, trump_policy=longest")
+    'RuleBot:lead_queen=True,trump_policy=longest'
+    """
     name, _, opts = spec.partition(":")
-    if name in _CLASSES:
-        name = _CLASSES[name]().__name__
-    items = sorted(item.strip() for item in opts.split(",") if item.strip())
-    return ":".join([name, *([",".join(items)] if items else [])])
+    if name not in _CLASSES:
+        return spec  # (refused by bot_factory)
+    cls = _CLASSES[name]()
+    kinds = _option_kinds(cls)
+    defaults = {
+        p.name: p.default
+        for p in inspect.signature(cls.__init__).parameters.values()
+        if p.default is not p.empty
+    }
+    given: dict[str, str] = {}
+    for item in filter(None, (item.strip() for item in opts.split(","))):
+        key, _, text = item.partition("=")
+        key = key.strip()
+        try:
+            value = _checked(name, key, kinds[key], _parse_value(text.strip()))
+        except (KeyError, ValueError):  # (refused by bot_factory)
+            given[key] = text.strip()
+            continue
+        if key in defaults and type(value) is type(defaults[key]) and value == defaults[key]:
+            given.pop(key, None)
+        else:
+            given[key] = str(value)
+    items = sorted(f"{key}={value}" for key, value in given.items())
+    return ":".join([cls.__name__, *([",".join(items)] if items else [])])
 
 
 def _option_kinds(cls: type[Bot]) -> dict[str, set[type]]:
@@ -568,8 +595,8 @@ def run_tournament(
     same = {_canonical(spec) for spec in specs}
     if len(same) != len(specs):
         raise ValueError(
-            "each bot may enter a tournament once (medium is rule and hard is search; compare "
-            "a bot with itself in hokm arena)"
+            "each bot may enter a tournament once (medium is rule and hard is search, and an "
+            "option at its default is the bot itself; compare a bot with itself in hokm arena)"
         )
     for spec in specs:
         bot_factory(spec)  # a bad name or option is refused before any match is played

@@ -43,6 +43,11 @@ def test_a_tournament_refuses_too_few_repeated_or_unknown_bots_before_playing() 
         (["rule", "naive", "rule"], "once"),
         (["rule", "medium"], "once"),
         (["search:margin=0.1,kot=on", "hard:kot=on,margin=0.1"], "once"),
+        # an option at its default is the bot itself: the pair played the same bot twice
+        (["rule", "rule:trump_policy=strength"], "option at its default is the bot itself"),
+        (["rule:lead_queen=off", "medium"], "once"),
+        (["rule:lead_queen=on", "rule:lead_queen=yes"], "once"),
+        (["rule:lead_queen=on,lead_queen=off", "rule"], "once"),  # the last one counts
         (["rule", "naive", "nobody"], "unknown bot"),
         (["rule", "rule:no_such_option=1"], "no option 'no_such_option'"),
     ):
@@ -104,7 +109,8 @@ def _parse(argv: list[str]) -> object:
 def test_a_level_match_is_written_zero_without_a_minus_and_without_an_interval() -> None:
     """Two bots level on every board: the column's side of the table was -0.0 with the
     zero-width interval [-0.0, -0.0]; now 0.0 with no interval (null), and "±n/a" as text."""
-    report = run_tournament(["rule", "rule:lead_queen=off"], boards=2, seed="z", games=0)
+    # (a weak-five redeal is not in these rules: the two play the same cards)
+    report = run_tournament(["rule", "rule:redeal=off"], boards=2, seed="z", games=0)
     assert report.matches[0, 1].board_net == [0.0, 0.0]
     data = report.to_dict()
     level = {"mean": 0.0, "low": None, "high": None}

@@ -527,3 +527,16 @@ def test_input_that_is_not_utf8_is_refused_as_such_not_with_a_traceback() -> Non
     )
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr
     assert "unknown suit '\ufffd\ufffd'" in proc.stdout.decode()
+
+
+def test_a_failed_bam_says_the_bamming_teams_minus_3() -> None:
+    """platform-b (failed_bam=minus3): East and West go on for bam at 7–0 and South takes the
+    8th trick. The line said only "You and North win (failed bam), tricks 1–7, 0 points",
+    and the score's 2 became −1 unexplained."""
+    code, text = _run("a\n" * 2000, seed="b11", preset="platform-b", level="random", target=7)
+    assert code == 0 and "East goes on for bam!" in text
+    said = " ".join(text[text.index("(failed bam)") :].split()[:18])
+    assert said.startswith(
+        "(failed bam), tricks 1–7, 0 points; East and West score −3 for the failed bam."
+    )
+    assert "Score: you+North 6 – -1 East+West." in text

@@ -600,9 +600,13 @@ class PlaySession:
         who = "You and North" if w == 0 else "East and West"
         # The winners' tricks first ("win 7–3"); the score as the hand's header gives it,
         # team by team (winners first, it read "score 1–2" beside a header's "2 – 1").
+        lost = r.points[1 - w]  # a failed bam's −3 (failed_bam=minus3): said, not only scored
+        they = "you and North" if w == 1 else "East and West"
+        penalty = f"; {they} score {lost} for the failed bam".replace("-", "−") if lost else ""
         self.say(
             f"Hand over: {who} win ({r.result.replace('_', ' ')}), tricks "
-            f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}.",
+            f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}"
+            f"{penalty}.",
         )
         # On a line of its own: wrapped, it was cut in two ("you+North 1" / "– 2 East+West").
         self.say(f"Score: you+North {r.score[0]} – {r.score[1]} East+West.")

@@ -165,6 +165,19 @@ def test_cli_prints_a_report_and_progress() -> None:
     assert "wall clock" in text
 
 
+def test_progress_says_whose_games_are_won_and_no_games_before_they_are_played() -> None:
+    """The progress line read "games 2/2  net …  games 2/2" (the games played, then the
+    games won, under one name) and "games 0/0" while the boards were played."""
+    err = io.StringIO()
+    assert arena_cli.run(_args(), out=io.StringIO(), err=err) == 0
+    lines = err.getvalue().splitlines()
+    boards = [line for line in lines if line.startswith("boards ")]
+    assert boards and not any("games" in line for line in boards)
+    final = lines[-1]
+    assert final.startswith("games 2/2  net ") and " rule won " in final
+    assert final.count("games") == 1
+
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True

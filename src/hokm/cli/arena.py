@@ -169,9 +169,11 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
 
     def progress(stage: str, done: int, total: int, report: ArenaReport) -> None:
         net = report.net
+        # (games won of those played: "games 3/4 … games 3/4" read as two counts of one thing)
+        won = f"  {report.a} won {report.games_won}/{report.games}" if report.games else ""
         shown.show(
             f"{stage} {done}/{total}  net {net.mean:+.3f}/board  "
-            f"hands {report.hand_rate.mean:.1%}  games {report.games_won}/{report.games}",
+            f"hands {report.hand_rate.mean:.1%}{won}",
             done,
             total,
         )

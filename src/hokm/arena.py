@@ -180,7 +180,8 @@ def wilson_interval(wins: float, n: int, *, z: float = 1.96) -> Interval:
 
 @dataclass(slots=True)
 class TimingStats:
-    """Decision times of one bot, in seconds, overall and per trick number (0–12)."""
+    """Decision times of one bot, in seconds, overall and per trick (index 0–12; numbered from
+    1 in :meth:`to_dict`)."""
 
     all: list[float] = field(default_factory=list)
     by_trick: dict[int, list[float]] = field(default_factory=dict)
@@ -204,9 +205,11 @@ class TimingStats:
         }
 
     def to_dict(self) -> dict[str, Any]:
+        # Keyed by the trick's number from 1, as the text report ("trick  1") and the
+        # analysis's ``trick`` count; not by the index 0–12.
         return {
             **self.summary(self.all),
-            "by_trick": {str(t): self.summary(v) for t, v in sorted(self.by_trick.items())},
+            "by_trick": {str(t + 1): self.summary(v) for t, v in sorted(self.by_trick.items())},
         }
 
 

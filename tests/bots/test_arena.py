@@ -49,6 +49,18 @@ def test_boards_play_the_same_cards_twice_with_the_teams_swapped() -> None:
     assert timing.all and set(timing.by_trick) <= set(range(13))
 
 
+def test_json_decision_times_are_keyed_by_the_trick_number_the_text_shows() -> None:
+    """``by_trick`` was keyed 0–12 while the text said "trick  1" … "trick 13" and the
+    analysis's JSON counts ``trick`` from 1: "1" is now the first trick, as printed."""
+    report = run_arena("rule", "naive", boards=2, seed="keys", games=0)
+    for label, timing in report.timings.items():
+        by_trick = report.to_dict()["decision_time"][label]["by_trick"]
+        assert list(by_trick) == [str(t + 1) for t in sorted(timing.by_trick)]
+        assert "0" not in by_trick and by_trick["1"]["n"] == len(timing.by_trick[0])
+    text = arena_cli.format_report(report)
+    assert "trick  1:" in text and "trick  0:" not in text
+
+
 def test_same_seed_gives_the_same_report() -> None:
     first = run_arena("rule", "naive", boards=6, seed="again", games=2)
     second = run_arena("rule", "naive", boards=6, seed="again", games=2)

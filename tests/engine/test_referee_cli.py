@@ -205,3 +205,17 @@ def test_an_empty_standard_input_is_called_standard_input_not_a_file(
     out, err = capsys.readouterr()
     assert "standard input is empty" in err and "file is empty" not in err + out
     assert "standard input is empty" in json.loads(out)["error"]["reason"]
+
+
+def test_a_file_too_large_is_said_to_be_too_large_even_when_it_starts_blank(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record after more blank space than the size limit was called "the file is empty"."""
+    from hokm.cli import referee as referee_cli
+
+    monkeypatch.setattr(referee_cli, "MAX_BYTES", 100)
+    path = tmp_path / "padded.json"
+    path.write_text(" " * 200 + '{"hands": []}', encoding="utf-8")
+    assert main(["referee", str(path)]) == 2
+    said = capsys.readouterr()
+    assert "the file is larger than 100 bytes" in said.err and "empty" not in said.err

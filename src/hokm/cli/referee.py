@@ -82,7 +82,7 @@ def read_text(name: str) -> str | Exception:
                 text = handle.read(MAX_BYTES + 1)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return exc
-    if not text.strip():  # standard input is no file
+    if len(text) <= MAX_BYTES and not text.strip():  # (too large: said as such, by load_json)
         what = "standard input" if name == "-" else "the file"
         return UnreadableError(f"{what} is empty: a record is a JSON object")
     return text

@@ -540,3 +540,16 @@ def test_a_failed_bam_says_the_bamming_teams_minus_3() -> None:
         "(failed bam), tricks 1–7, 0 points; East and West score −3 for the failed bam."
     )
     assert "Score: you+North 6 – -1 East+West." in text
+
+
+def test_a_saved_game_with_a_byte_order_mark_is_resumed_as_the_referee_reads_it(
+    tmp_path: Path,
+) -> None:
+    """A record opened and saved by an editor that writes a byte-order mark: the referee
+    reads it, and --resume refused it as "not valid JSON (Unexpected UTF-8 BOM …)"."""
+    path = tmp_path / "g.json"
+    code, _ = _run("a\n" * 6 + "q\ny\n", target=3, seed="bom", record=str(path))
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert code == 0 and judge(json.loads(path.read_text(encoding="utf-8-sig")))["ok"]
+    code, text = _run("q\ny\n", level=None, target=None, seed=None, resume=str(path))
+    assert code == 0 and "Resumed:" in text and "BOM" not in text, text

@@ -217,7 +217,8 @@ def _saved_session(
 ) -> tuple[str, PlaySession | None]:
     """The session of the game saved at ``path``, or why there is none."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        # utf-8-sig: a byte-order mark (an editor's) is read as the referee reads it
+        with open(path, encoding="utf-8-sig") as handle:
             data = json.load(handle)
     except OSError as exc:
         return f"cannot read it ({exc.strerror})", None

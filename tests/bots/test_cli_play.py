@@ -553,3 +553,23 @@ def test_a_saved_game_with_a_byte_order_mark_is_resumed_as_the_referee_reads_it(
     assert code == 0 and judge(json.loads(path.read_text(encoding="utf-8-sig")))["ok"]
     code, text = _run("q\ny\n", level=None, target=None, seed=None, resume=str(path))
     assert code == 0 and "Resumed:" in text and "BOM" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "not a record: not valid JSON: nested too deeply"),
+        (b'{"hands": [\xff]}', "not a record: not UTF-8 text"),
+        (b"  \n", "not a record: the file is empty"),
+    ],
+)
+def test_a_file_that_is_no_saved_game_is_refused_in_one_line(
+    tmp_path: Path, content: bytes, said: str
+) -> None:
+    """--resume says what the referee says of such a file; JSON nested too deeply for
+    Python's parser ended with a RecursionError traceback."""
+    path = tmp_path / "junk.json"
+    path.write_bytes(content)
+    code, text = _run("", level=None, target=None, seed=None, resume=str(path))
+    assert code == 2 and text.startswith(f"hokm play: --resume: {path}: {said}")
+    assert "Traceback" not in text and text.count("\n") == 1

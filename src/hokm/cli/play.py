@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from hokm.bots import LEVELS, Bot, RuleBot, legal_actions_of, make_bot
 from hokm.bots.knowledge import current_winner
 from hokm.cli import card_letters, clip, clip_quoted, seed_text
+from hokm.cli.referee import UnreadableError, load_json, read_text
 from hokm.engine import (
     PRESETS,
     Action,
@@ -216,18 +217,20 @@ def _saved_session(
     path: str, *, level: str | None, inp: TextIO, out: TextIO
 ) -> tuple[str, PlaySession | None]:
     """The session of the game saved at ``path``, or why there is none."""
+    # Read as the referee reads a file (a byte-order mark, the size limit, JSON nested too
+    # deeply for Python's parser: a RecursionError traceback here before), said as it says.
+    source = read_text(path)
+    if isinstance(source, OSError):
+        return f"cannot read it ({source.strerror})", None
     try:
-        # utf-8-sig: a byte-order mark (an editor's) is read as the referee reads it
-        with open(path, encoding="utf-8-sig") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        return f"cannot read it ({exc.strerror})", None
-    except (ValueError, UnicodeDecodeError) as exc:
-        return f"not a record: not valid JSON ({exc})", None
-    try:
+        data = load_json(source)
         verdict = referee(data)
+    except UnreadableError as exc:
+        return f"not a record: {exc}", None
     except HokmError as exc:
         return str(exc), None
+    except RecursionError:
+        return "not a record: nested too deeply", None
     if not verdict.report["ok"] or verdict.game is None:
         error = verdict.report["error"]
         return f"the record breaks a rule: {error['reason']}", None
@@ -241,7 +244,9 @@ def _saved_session(
         check_room_rules(game.rules)  # a room's maxima: a longer game is a crafted file
     except TableError as exc:
         return f"its rules are out of range ({exc.message})", None
-    saved = data.get("session") if isinstance(data.get("session"), dict) else {}
+    assert isinstance(data, dict)  # (the referee took it: a JSON object)
+    session = data.get("session")
+    saved: dict[str, Any] = session if isinstance(session, dict) else {}
     seed = saved.get("seed")
     if not isinstance(seed, str) or not seed:
         # (records saved before the session was: the first hand's deal seed names it)

@@ -641,15 +641,21 @@ def _play_board(
     hakem: Seat,
 ) -> None:
     net = 0.0
+    won = 0
+    kinds: list[str] = []
     for swap in (False, True):
         bots, names, team_a = _seating(make, labels, seed, swap)
         game = Game(report.rules, hakem=hakem)
         _play_hand(game, runner, bots, names, seed)
         result = game.hand_results[-1]
         net += result.points[team_a] - result.points[1 - team_a]
-        report.hands += 1
-        report.hands_won += result.winner_team == team_a
-        report.results[result.result] = report.results.get(result.result, 0) + 1
+        won += result.winner_team == team_a
+        kinds.append(result.result)
+    # Counted once the board is whole: a report read after an interruption is of whole boards.
+    report.hands += 2
+    report.hands_won += won
+    for kind in kinds:
+        report.results[kind] = report.results.get(kind, 0) + 1
     report.board_net.append(net)
     report.boards += 1
 

@@ -296,3 +296,30 @@ def test_any_bot_spec_is_taken_or_refused_with_a_value_error(
     except ValueError:
         return
     assert make("s") is not None
+
+
+def test_ctrl_c_reports_the_whole_boards_played_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run stopped with Ctrl-C is not thrown away: the report of the whole boards
+    played is printed (JSON with ``interrupted``), the board under way not counted, exit 130."""
+    import hokm.arena
+
+    real = hokm.arena._play_hand
+    hands: list[int] = []
+
+    def stopped_in_the_fifth_board(*args: object, **kwargs: object) -> None:
+        hands.append(1)
+        if len(hands) == 10:  # the second table of the fifth board
+            raise KeyboardInterrupt
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hokm.arena, "_play_hand", stopped_in_the_fifth_board)
+    out, err = io.StringIO(), io.StringIO()
+    assert arena_cli.run(_args(boards=10, json=True), out=out, err=err) == 130
+    data = json.loads(out.getvalue())
+    assert data["interrupted"] is True
+    assert data["boards"] == 4 and len(data["board_net"]) == 4
+    assert data["hands"] == 8 and sum(data["results"].values()) == 8
+    assert "interrupted after 4 of 10 boards and 0 games" in err.getvalue()
+    hands[:] = [1] * 8  # the first board's second table: nothing whole yet, nothing to report
+    with pytest.raises(KeyboardInterrupt):
+        arena_cli.run(_args(boards=10), out=io.StringIO(), err=io.StringIO())

@@ -166,8 +166,10 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     if rules is None:
         return 2
     shown = Progress(err, quiet=args.quiet)
+    so_far: list[ArenaReport] = []  # the report as it grows (what Ctrl-C leaves of it)
 
     def progress(stage: str, done: int, total: int, report: ArenaReport) -> None:
+        so_far[:] = [report]
         net = report.net
         # (games won of those played: "games 3/4 … games 3/4" read as two counts of one thing)
         won = f"  {report.a} won {report.games_won}/{report.games}" if report.games else ""
@@ -193,14 +195,41 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         shown.end()
         print(f"hokm arena: {clip_quoted(str(exc))}", file=err)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C in a long run: what was played is not thrown away. The figures are of the
+        # whole boards (and games) played; a board under way when it came is not counted.
+        if not so_far or not so_far[0].boards:
+            raise
+        report = so_far[0]
+        shown.end()
+        print(
+            f"hokm arena: interrupted after {report.boards} of {args.boards} boards"
+            f" and {report.games} games: the figures are of those",
+            file=err,
+        )
+        _print_report(report, args, shown, out, interrupted=True)
+        return 130
     shown.end()
+    _print_report(report, args, shown, out)
+    return 0
+
+
+def _print_report(
+    report: ArenaReport,
+    args: argparse.Namespace,
+    shown: Progress,
+    out: TextIO,
+    *,
+    interrupted: bool = False,
+) -> None:
     if args.json:
         data = {**report.to_dict(), "clock": "cpu" if args.cpu_time else "wall"}
+        if interrupted:
+            data["interrupted"] = True
         print_json(data, args, shown, out)
     else:
         clock = "CPU time" if args.cpu_time else "wall clock"
         print(format_report(report, preset=args.preset, clock=clock), file=out)
-    return 0
 
 
 def _ms(stats: dict[str, float]) -> str:

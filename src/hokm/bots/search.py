@@ -177,15 +177,19 @@ class SearchBot(CardBot):
     ) -> None:
         super().__init__(seed=seed)
         checks = (
-            (worlds is None or worlds >= 1, "worlds must be at least 1"),
-            (world_scale > 0, "world_scale must be above 0"),
+            # (the upper bounds: far past any measured use, short of a run that never ends)
+            (worlds is None or 1 <= worlds <= 10_000, "worlds must be from 1 to 10000"),
+            (0 < world_scale <= 100, "world_scale must be above 0, at most 100"),
             (margin >= 0, "margin must be at least 0"),
-            (exact_limit >= 0, "exact_limit must be at least 0"),
-            (work_budget >= 1, "work_budget must be at least 1"),
+            (0 <= exact_limit <= 10_000, "exact_limit must be from 0 to 10000"),
+            (
+                1 <= work_budget <= 100 * WORK_BUDGET,
+                f"work_budget must be from 1 to {100 * WORK_BUDGET}",
+            ),
             (min_t >= 0, "min_t must be at least 0"),
-            (infer >= 0, "infer must be at least 0"),
+            (0 <= infer <= 52, "infer must be from 0 to 52 (plays)"),
             (0 <= miss <= 1, "miss must be from 0 to 1"),
-            (tries >= 1, "tries must be at least 1"),
+            (1 <= tries <= 100, "tries must be from 1 to 100"),
             (0 <= learned <= 13, "learned must be from 0 to 13 (tricks)"),
             (learned_margin >= 0, "learned_margin must be at least 0"),
             (0 <= playout_weight <= 1, "playout_weight must be from 0 to 1"),

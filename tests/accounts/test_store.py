@@ -75,6 +75,16 @@ async def test_a_deleted_account_leaves_nothing_but_a_nameless_id(store: Account
     assert (await store.stats(pid))["games_played"] == 0
 
 
+async def test_a_session_stored_after_the_deletion_identifies_nobody(store: AccountStore) -> None:
+    """A login checks the password, then stores its session: an account deleted in between
+    (another tab, ``hokm accounts delete``) must not come back as a nameless account."""
+    pid = await store.create_account(username="late", password_hash="h", name="Late")
+    assert await store.delete_account(pid)
+    await store.create_session("t_late", pid, expires_at=2**62)  # the login's, just after
+    assert await store.session_identity("t_late", now=0) is None
+    assert await store.session_player("t_late", now=0) is None
+
+
 async def test_sessions_expire_and_can_be_revoked(store: AccountStore) -> None:
     await store.storage.save_player(PlayerRow("p", "Pari"))
     await store.create_session("t1", "p", expires_at=1000)

@@ -436,12 +436,15 @@ class AccountStore:
         return None if found is None else found[0]
 
     async def session_identity(self, token_hash: str, *, now: int) -> tuple[str, str] | None:
-        """``(player_id, name)`` of a valid session, in one query."""
+        """``(player_id, name)`` of a valid session, in one query. Never a deleted
+        account's: a login that checked the password just before the account was deleted
+        (another tab, the operator's ``hokm accounts delete``) stores its session after the
+        deletion erased the others."""
         s, p = self.t.sessions, self.players
         query = (
             sa.select(s.c.player_id, p.c.name)
             .join(p, p.c.id == s.c.player_id)
-            .where(s.c.token_hash == token_hash, s.c.expires_at > now)
+            .where(s.c.token_hash == token_hash, s.c.expires_at > now, p.c.kind != DELETED)
         )
         async with self.storage.engine.connect() as conn:
             row = (await conn.execute(query)).first()

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from hokm.accounts.errors import InvalidInputError, UsernameTakenError
 from hokm.accounts.store import AccountStore, GameOutcome
@@ -83,6 +84,59 @@ async def test_a_session_stored_after_the_deletion_identifies_nobody(store: Acco
     await store.create_session("t_late", pid, expires_at=2**62)  # the login's, just after
     assert await store.session_identity("t_late", now=0) is None
     assert await store.session_player("t_late", now=0) is None
+
+
+async def _waits_for_a_lock(store: AccountStore) -> None:
+    """Returns once a PostgreSQL session waits for a row lock on this test's players table."""
+    players = f"%{store.storage.prefix}players%"
+    query = sa.text(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+        "AND query LIKE :players"
+    )
+    async with store.storage.engine.connect() as conn:
+        while True:
+            found = (await conn.execute(query, {"players": players})).scalar()
+            await conn.rollback()  # (the view is a snapshot per transaction)
+            if found:
+                return
+            await asyncio.sleep(0.01)
+
+
+async def test_a_game_recorded_while_another_process_deletes_the_account_keeps_nothing(
+    store: AccountStore,
+) -> None:
+    """Two processes (a cluster, or ``hokm accounts delete`` beside the server): a game
+    recorded while the deletion's transaction is open must not leave the deleted account a
+    history row, points or a rating once both have committed."""
+    if store.storage.is_sqlite:
+        pytest.skip("SQLite has one writer at a time")
+    pid = await store.create_account(username="racing", password_hash="h", name="Racing")
+    for other in ("g_x", "g_y", "g_z"):
+        await store.storage.save_player(PlayerRow(other, other))
+    held = await store.storage.engine.connect()
+    deletion = await held.begin()
+    # The other process's deletion: run, not yet committed.
+    store._write = held.run_sync  # type: ignore[method-assign]
+    try:
+        assert await store.delete_account(pid)
+    finally:
+        del store._write
+    game = GameOutcome("R1", (pid, "g_x", "g_y", "g_z"), winner_team=0, rated=True)
+    recording = asyncio.ensure_future(store.record_game(game))
+    waiting = asyncio.ensure_future(_waits_for_a_lock(store))
+    await asyncio.wait({recording, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    await deletion.commit()
+    await held.close()
+    assert await recording
+    waiting.cancel()
+    assert await store.recent_games(pid) == []
+    assert (await store.stats(pid))["games_played"] == 0
+    ratings = await store.ratings([pid, "g_x"])
+    assert ratings[pid].games == 0 and ratings["g_x"].games == 1
+    async with store.storage.engine.connect() as conn:
+        for table in (store.t.history, store.t.stats, store.t.ratings):
+            rows = await conn.execute(sa.select(table).where(table.c.player_id == pid))
+            assert rows.first() is None, table.name
 
 
 async def test_sessions_expire_and_can_be_revoked(store: AccountStore) -> None:

@@ -306,22 +306,27 @@ class AccountStore:
         def write(conn: sa.Connection) -> bool:
             if conn.execute(a.delete().where(a.c.player_id == player_id)).rowcount == 0:
                 return False
-            for table in (t.sessions, t.ratings, t.stats, t.history):
-                conn.execute(table.delete().where(table.c.player_id == player_id))
+            # The player's row first: a game being recorded in another process holds it
+            # (``_deleted``) until it commits, and its rows are then seen and erased here;
+            # one recorded after this waits for it and finds the player deleted.
             conn.execute(
                 p.update()
                 .where(p.c.id == player_id)
                 .values(kind=DELETED, name="", updated_at=now, extra="{}")
             )
+            for table in (t.sessions, t.ratings, t.stats, t.history):
+                conn.execute(table.delete().where(table.c.player_id == player_id))
             return True
 
         return bool(await self._write(write))
 
     def _deleted(self, conn: sa.Connection, ids: Iterable[str]) -> set[str]:
-        """Which of these players are deleted accounts."""
+        """Which of these players are deleted accounts. Their rows are held (``FOR SHARE``
+        on PostgreSQL) to the end of the transaction: a deletion in another process waits for
+        the game's rows to be written, and erases them; or it came first, and is seen."""
         p = self.players
-        rows = conn.execute(sa.select(p.c.id).where(p.c.id.in_(list(ids)), p.c.kind == DELETED))
-        return {str(row.id) for row in rows}
+        query = sa.select(p.c.id, p.c.kind).where(p.c.id.in_(list(ids))).with_for_update(read=True)
+        return {str(row.id) for row in conn.execute(query) if row.kind == DELETED}
 
     async def find_accounts(self, search: str = "", *, limit: int = 50) -> list[dict[str, Any]]:
         """Accounts whose username or display name holds ``search`` (any case), newest first:

@@ -580,6 +580,56 @@ def test_a_quick_match_wait_lives_through_a_server_restart(
     page.request.post("/api/quick/leave")
 
 
+def test_a_quick_match_wait_rejoins_when_the_restarted_server_first_fails_the_join(
+    new_page: Callable[..., Page],
+) -> None:
+    """Told "idle" with no reason (the queue was lost in a restart), the page joins again; a
+    join the server does not answer yet (503 while it comes up) is tried again at the next
+    look, as the looks themselves are, instead of ending the wait with an error."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector("#login-box")
+    page.fill("#name", "Kaveh")
+    page.click("#login-box summary")
+    page.fill("#username", "kaveh_rejoin")
+    page.fill("#password", "a long password")
+    page.click("#register")
+    page.wait_for_selector("#account")
+    page.click("#quick")
+    page.wait_for_selector("#quick-wait")
+    assert page.request.post("/api/quick/leave").json()["state"] == "idle"  # the lost queue
+    joins: list[int] = []
+
+    def status(route: Route) -> None:
+        if any(code == 200 for code in joins):
+            route.continue_()
+        else:  # as a new process answers: no word of this player
+            route.fulfill(json={"state": "idle"})
+
+    def join(route: Route) -> None:
+        if not joins:  # the first join: the server is not ready yet
+            joins.append(503)
+            route.fulfill(status=503, json={"code": "server_error", "message": "starting"})
+            return
+        response = route.fetch()
+        joins.append(response.status)
+        route.fulfill(response=response)
+
+    page.route("**/api/quick/status", status)
+    page.route("**/api/quick/join", join)
+    for _ in range(100):
+        if page.request.get("/api/quick/status").json()["state"] == "waiting":
+            break
+        page.wait_for_timeout(100)
+    assert joins[:2] == [503, 200], joins
+    assert page.request.get("/api/quick/status").json()["state"] == "waiting"
+    page.wait_for_selector("#quick-state:has-text('در انتظار بازیکن‌های دیگر')")
+    assert page.query_selector("#quick-wait") is not None
+    page.unroute("**/api/quick/status")
+    page.unroute("**/api/quick/join")
+    page.request.post("/api/quick/leave")
+
+
 def test_an_account_is_deleted_from_its_profile_with_its_password(
     new_page: Callable[..., Page],
 ) -> None:

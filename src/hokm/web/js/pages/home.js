@@ -172,17 +172,33 @@ export async function render(main) {
     if (rejoining) return;
     rejoining = true;
     try {
-      followQuick(await api("/api/quick/join", { method: "POST", body: {} }));
+      const status = await api("/api/quick/join", { method: "POST", body: {} });
+      rejoinFailedSince = null;
+      state.quickOffline = false;
+      followQuick(status);
     } catch (err) {
-      if (err?.code !== "already_queued") giveUpWait(err); // (already back: the next look says so)
+      if (err?.code === "already_queued") return; // (already back: the next look says so)
+      // A server still coming up (or its other processes) may not answer the join yet: the
+      // next look, told "idle" again, tries again, as the looks themselves are kept for a
+      // while; a refusal (or no answer for QUICK_OFFLINE_MS) ends the wait.
+      rejoinFailedSince ??= Date.now();
+      if (!unanswered(err) || Date.now() - rejoinFailedSince > QUICK_OFFLINE_MS) giveUpWait(err);
+      else if (!state.quickOffline) {
+        state.quickOffline = true;
+        draw();
+      }
     } finally {
       rejoining = false;
     }
   };
+  let rejoinFailedSince = null;
+  /** No answer from the server (the network, a restart): not a refusal. */
+  const unanswered = (err) => !(err instanceof ServerError) || err.status >= 500;
   const giveUpWait = (err) => {
     stopPoll();
     state.quick = null; // no longer waiting: no frozen counter
     state.quickOffline = false;
+    rejoinFailedSince = null;
     draw();
     toast(refusal(err), "error");
   };
@@ -192,16 +208,15 @@ export async function render(main) {
   let offlineSince = null;
   const pollQueue = () => {
     stopPoll();
-    offlineSince = null;
+    offlineSince = rejoinFailedSince = null;
     poll = setInterval(async () => {
       if (!state.alive) return stopPoll();
       let status;
       try {
         status = await api("/api/quick/status");
       } catch (err) {
-        const unanswered = !(err instanceof ServerError) || err.status >= 500;
         offlineSince ??= Date.now();
-        if (!unanswered || Date.now() - offlineSince > QUICK_OFFLINE_MS) return giveUpWait(err);
+        if (!unanswered(err) || Date.now() - offlineSince > QUICK_OFFLINE_MS) return giveUpWait(err);
         if (!state.quickOffline) {
           state.quickOffline = true;
           draw();
@@ -209,7 +224,7 @@ export async function render(main) {
         return;
       }
       offlineSince = null;
-      state.quickOffline = false;
+      if (rejoinFailedSince === null) state.quickOffline = false; // (else: said by rejoin)
       followQuick(status);
     }, 1500);
   };

@@ -553,3 +553,39 @@ async def test_an_account_deleted_with_its_password_is_gone_for_good(live: Live)
     assert await live.store.stats(gone_id) == {"points": 0, "games_played": 0, "games_won": 0}
     await staying.aclose()
     await leaving.aclose()
+
+
+async def test_an_account_deleted_in_a_game_leaves_it_and_the_game_goes_on(live: Live) -> None:
+    """Deleted while seated in a game in progress: the account leaves the room at once (a
+    bot takes its seat, as for a leave), so the others' game goes on rather than waiting out
+    the grace periods of a player who cannot come back and being cancelled."""
+    http = await live.account("seated_leaver", "first-password")
+    player = await live.ws(http)
+    gone_id = str((player.player or {})["id"])
+    code = await player.create_room()
+    await player.join(code)
+    await player.command("sit", seat=0)
+    async with HokmClient(live.url, name="Partner") as partner:
+        await partner.join(code)
+        await partner.command("sit", seat=2)
+        for seat in (1, 3):
+            await player.command("add_bot", seat=seat, level="random")
+        await player.command("start")
+        await partner.wait_event("game_started")
+        body = {"password": "first-password"}
+        assert (await http.request("DELETE", "/api/accounts/me", json=body)).status_code == 200
+        await partner.wait_for(
+            lambda c: any(
+                e["event"]["kind"] == "member_left" and e["event"]["player"] == gone_id
+                for e in c.events
+            ),
+            timeout=5,
+        )
+        left = next(e["event"] for e in partner.events if e["event"]["kind"] == "member_left")
+        assert left["forfeit"] is True and left["seat"] == 0
+        snap = await partner.join(code)
+        assert snap["table"]["status"] == "playing"
+        assert snap["table"]["seats"][0]["kind"] == "bot"
+        assert partner.player is not None
+        assert partner.player["id"] == snap["table"]["owner"]  # the room passed on to them
+    await http.aclose()

@@ -770,6 +770,7 @@ async def delete_account(request: Request) -> Response:
     )
     with contextlib.suppress(NotQueuedError, ClusterError):  # (deleted either way)
         await accounts.quick.leave(identity)
+    await _leave_rooms(request, identity.id)
     _end_sockets(request, identity.id)  # every socket of the account closes (4003)
     response = JSONResponse({"ok": True})
     response.delete_cookie(SESSION_COOKIE, path="/")
@@ -866,6 +867,29 @@ def _rename_in_rooms(request: Request, identity: Identity) -> None:
     rename = getattr(rooms, "rename", None)
     if rename is not None:
         rename(identity)
+
+
+async def _leave_rooms(request: Request, player: str) -> None:
+    """A deleted account leaves the rooms this process holds (or loads, where it was seated
+    in a game): in a game in progress a bot takes its seat and the game goes on, instead of
+    waiting out the grace periods of a player who cannot come back and being cancelled for
+    everyone. A room another process holds sees its sockets close and waits it out."""
+    rooms = getattr(request.app.state.hokm, "rooms", None)
+    actors: dict[str, Any] | None = getattr(rooms, "actors", None)
+    if rooms is None or actors is None:
+        return
+    codes = set(actors)
+    with contextlib.suppress(Exception):  # storage down: the rooms loaded now still count
+        codes.update(await request.app.state.hokm.storage.seated_rooms(player))
+    for code in sorted(codes):
+        try:
+            room = await rooms.get(code)
+            actor = actors.get(code)
+            if actor is None or room is not actor or player not in actor.table.members:
+                continue  # (unknown, held by another process, or not a member)
+            await actor.command(None, player, {"type": "leave"})
+        except Exception:  # one room's trouble does not keep the others
+            log.exception("room %s: the deleted account %s could not leave it", code, player)
 
 
 def _end_sockets(request: Request, player: str) -> None:

@@ -282,6 +282,9 @@ def test_a_seated_player_or_a_quick_rooms_member_is_not_removed(clock: Clock) ->
     assert table.seat_of("bob") == 1
     quick = make_table(clock)
     quick.quick = True
-    join(quick, clock, "bob")
+    join(quick, clock, "bob", seat=1)
+    join(quick, clock, "eve")  # an onlooker who found the link
     err(quick.handle("ann", {"type": "kick", "player": "bob"}, clock.now), "wrong_status")
     assert "bob" in quick.members
+    ok(quick.handle("ann", {"type": "kick", "player": "eve"}, clock.now))
+    assert "eve" not in quick.members

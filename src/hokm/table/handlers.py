@@ -152,15 +152,16 @@ def cmd_leave(table: Table, player: str, cmd: Command, now: float) -> None:
 def cmd_kick(table: Table, player: str, cmd: Command, now: float) -> None:
     """The owner removes a member (a stranger who found the code, a spammer), who may not
     join again (``Table.banned``). Not a player seated in a game in progress (after it), not
-    in a quick room (the owner there is only the first matched player), not oneself."""
+    a seated player of a quick room (its owner is only the first matched player: onlookers
+    only), not oneself."""
     assert cmd.player is not None
     require_owner(table, player, "remove a member")
     target = cmd.player
-    if table.quick:
+    if table.quick and table.seat_of(target) is not None:
         raise TableError(
             "wrong_status",
-            "nobody can be removed from a quick game's room",
-            "از اتاق بازی سریع نمی‌شود کسی را بیرون کرد",
+            "a player of a quick game's room cannot be removed (onlookers can)",
+            "بازیکنان اتاق بازی سریع را نمی‌شود بیرون کرد (تماشاگران را می‌شود)",
         )
     if target == player:
         raise TableError("bad_seat", "leave the room instead", "برای رفتن، از اتاق خارج شوید")

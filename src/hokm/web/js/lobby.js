@@ -186,7 +186,7 @@ function seatCard(ctx, seat, running) {
       }
     }
   }
-  if (!running && owner && seat.kind === "human" && !mine && seat.player_id && canKick(store.table)) {
+  if (!running && owner && seat.kind === "human" && !mine && seat.player_id && canKick(store.table) && !store.table.quick) {
     controls.push(kickButton(ctx, seat.player_id, seat.name));
   }
   const name = seat.kind === "empty" ? t("seat_empty") : seat.name;
@@ -199,10 +199,10 @@ function seatCard(ctx, seat, running) {
   );
 }
 
-/** The owner may remove a member from the room (not in a quick game's room, not during a
- * game): for good, so the button asks once more before it does. */
+/** The owner may remove a member from the room (not during a game; in a quick game's room
+ * only onlookers): for good, so the button asks once more before it does. */
 function canKick(table) {
-  return !table.quick && table.status !== "playing" && table.status !== "paused";
+  return table.status !== "playing" && table.status !== "paused";
 }
 
 function kickButton(ctx, player, name) {

@@ -6,6 +6,7 @@ tables with its own random prefix and drops them afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -32,7 +33,20 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
 
 @pytest.fixture
 async def store(db_url: tuple[str, str]) -> AsyncIterator[AccountStore]:
-    url, prefix = db_url
+    async with _store(*db_url) as accounts:
+        yield accounts
+
+
+@pytest.fixture
+async def pg_store() -> AsyncIterator[AccountStore]:
+    """A store on PostgreSQL only: for what two processes writing at once can do (SQLite
+    has one writer at a time)."""
+    async with _store(PG_URL, f"ta{secrets.token_hex(4)}_") as accounts:
+        yield accounts
+
+
+@contextlib.asynccontextmanager
+async def _store(url: str, prefix: str) -> AsyncIterator[AccountStore]:
     storage = SqlStorage(url, prefix=prefix)
     await storage.start()
     accounts = AccountStore(storage)

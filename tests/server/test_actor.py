@@ -377,3 +377,63 @@ async def test_a_room_that_cannot_reload_says_so_once_per_outage(
         await back.close()
         await owner.close()
     assert len([r for r in caplog.records if "reload failed" in r.getMessage()]) == 1
+
+
+async def test_unloaded_and_unknown_rooms_leave_no_loading_lock_behind(tmp_path: Path) -> None:
+    """The sweeper unloads an idle room, a join loads it again, it is unloaded again, and
+    unknown codes are probed: the manager keeps no lock for any of them (it kept one for every
+    room it ever unloaded, so a server running for weeks held one per room it had seen)."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    rooms = RoomManager(storage, settings(tmp_path / "h.db", room_idle_seconds=0.1))
+    await rooms.start()
+
+    async def swept(code: str) -> None:
+        for _ in range(200):
+            if code not in rooms.actors:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"room {code} was not unloaded")
+
+    try:
+        ann = Identity("g_ann", "Ann")
+        codes = [(await rooms.create(ann, RuleSet())).code for _ in range(3)]
+        for code in codes:
+            await swept(code)
+        assert rooms._loading == {}
+        again = await rooms.get(codes[0])  # a join after the unload loads it from storage
+        assert again is not None and rooms.actors[codes[0]] is again
+        assert rooms._loading == {}
+        await swept(codes[0])
+        assert await rooms.get("ZZZZZZ") is None
+        assert rooms._loading == {}
+    finally:
+        await rooms.shutdown()
+        await storage.close()
+
+
+async def test_a_join_during_an_unload_loads_the_room_once(tmp_path: Path) -> None:
+    """A join that arrives while the room is being unloaded waits for the unload, then loads
+    the room: one actor, and no lock left behind."""
+    async with _rooms(tmp_path) as (_storage, rooms):
+        actor = await rooms.create(Identity("g_ann", "Ann"), RuleSet())
+        code = actor.code
+        loads = 0
+        load = rooms._load
+
+        async def counted(code: str) -> Any:
+            nonlocal loads
+            loads += 1
+            return await load(code)
+
+        rooms._load = counted  # type: ignore[method-assign]
+        future = time.time() + 2 * rooms.settings.room_idle_seconds
+        unloading = asyncio.create_task(rooms.unload_idle(future))
+        while code in rooms.actors:  # the unload has begun: it stores the room's snapshot
+            await asyncio.sleep(0)
+        assert not unloading.done()
+        first, second = await asyncio.gather(rooms.get(code), rooms.get(code))
+        assert await unloading == [code] and actor.stopped
+        assert first is second is rooms.actors[code] and first is not actor
+        assert loads == 1
+        assert rooms._loading == {}

@@ -40,7 +40,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -1020,6 +1020,14 @@ class Room(Protocol):
     async def seated(self, player: str) -> bool: ...
 
 
+@dataclass(slots=True)
+class _RoomLock:
+    """A room's loading lock and how many hold or wait for it (:meth:`RoomManager._room_lock`)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class RoomManager:
     """Every room of this server process, loaded on demand."""
 
@@ -1043,7 +1051,8 @@ class RoomManager:
         self.catch_up_due = False
         self._catch_up_wait = 0.0  # after a failed catch-up: 60 s, doubling up to an hour
         self._catch_up_next = 0.0
-        self._loading: dict[str, asyncio.Lock] = {}
+        # The lock of each room being loaded or unloaded (while someone holds or waits for it).
+        self._loading: dict[str, _RoomLock] = {}
         self._pool: concurrent.futures.Executor | None = None
         self._side_slots: asyncio.Semaphore | None = None
         self._side_waiting = 0
@@ -1133,18 +1142,43 @@ class RoomManager:
             await asyncio.sleep(min(60.0, idle / 2))
             if self.catch_up_due and time.time() >= self._catch_up_next:
                 await self.catch_up()
-            now = time.time()
-            for code, actor in list(self.actors.items()):
-                if actor.conns or not actor.inbox.empty() or now - actor.last_input < idle:
-                    continue
-                if actor.table.is_paused and actor.table.next_deadline() is not None:
-                    continue  # a game everyone left: kept until its grace periods cancel it
-                async with self._loading.setdefault(code, asyncio.Lock()):
-                    if self.actors.get(code) is actor and not actor.conns:
-                        del self.actors[code]
-                        await actor.stop()
-                        if self.cluster is not None and not actor.abandoned:
-                            await self.cluster.release_room(code)
+            await self.unload_idle(time.time())
+
+    async def unload_idle(self, now: float) -> list[str]:
+        """Unload (store and stop) every room nobody has been connected to or sent an input
+        for ``room_idle_seconds`` at ``now``; the codes unloaded."""
+        idle = self.settings.room_idle_seconds
+        unloaded = []
+        for code, actor in list(self.actors.items()):
+            if actor.conns or not actor.inbox.empty() or now - actor.last_input < idle:
+                continue
+            if actor.table.is_paused and actor.table.next_deadline() is not None:
+                continue  # a game everyone left: kept until its grace periods cancel it
+            async with self._room_lock(code):
+                if self.actors.get(code) is actor and not actor.conns:
+                    del self.actors[code]
+                    await actor.stop()
+                    unloaded.append(code)
+                    if self.cluster is not None and not actor.abandoned:
+                        await self.cluster.release_room(code)
+        return unloaded
+
+    @contextlib.asynccontextmanager
+    async def _room_lock(self, code: str) -> AsyncIterator[None]:
+        """Hold the lock that loads and unloads room ``code``. It is kept in ``_loading``
+        while someone holds or waits for it, then forgotten: a lock per room ever unloaded
+        or asked for was kept for good (one for each room seen in the process's life)."""
+        entry = self._loading.get(code)
+        if entry is None:
+            entry = self._loading[code] = _RoomLock()
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0 and self._loading.get(code) is entry:
+                del self._loading[code]
 
     async def shutdown(self) -> None:
         """Stop every actor (each stores a final snapshot) and the bot workers."""
@@ -1312,18 +1346,15 @@ class RoomManager:
             return actor
         if self._stopping:
             return None
-        lock = self._loading.setdefault(code, asyncio.Lock())
-        async with lock:
+        async with self._room_lock(code):
             actor = self.actors.get(code)
             if actor is not None:
                 return actor
             if await self.storage.get_room(code) is None:
-                self._loading.pop(code, None)  # probing unknown codes keeps no lock each
                 return None
             if self.cluster is not None:
                 owner = await self.cluster.claim_room(code)
                 if owner != self.cluster.node:
-                    self._loading.pop(code, None)
                     return self.cluster.remote_room(code, owner)
                 try:
                     return await self._load(code)
@@ -1363,7 +1394,6 @@ class RoomManager:
         if snapshot is None:
             # Its creation failed between storing the room and its first snapshot.
             log.warning("room %s was never set up; treated as unknown", code)
-            self._loading.pop(code, None)
             return None
         loaded = await self.load_table(code, snapshot)
         actor = RoomActor(
@@ -1380,7 +1410,6 @@ class RoomManager:
             # onto the stored one, whose players were connected, they parted from what
             # the players saw, and a second crash lost their moves): before the first.
             actor.snapshot_due = True
-        self._loading.pop(code, None)
         self.actors[code] = actor
         actor.start()
         for listener in list(self.load_listeners):

@@ -10,6 +10,7 @@ import pytest
 from hokm.engine import Card, Deal, RuleSet, Seat, seed_commitment, view_of
 from hokm.engine.records import judge, verify_record
 from hokm.table import Outcome, Table, TableConfig
+from hokm.table import table as table_module
 
 from .conftest import (
     Clock,
@@ -232,6 +233,32 @@ def test_continue_keeps_the_hakem_and_close_returns_to_the_lobby(clock: Clock) -
     err(table.handle("ann", {"type": "continue_game"}, clock.now), "wrong_status")
     ok(table.handle("ann", {"type": "start"}, clock.now))
     assert table.game_number == 3
+
+
+def test_a_room_keeps_the_results_of_its_latest_games_only(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Game after game in one room: the table keeps the latest ``RESULTS_KEPT`` results (20;
+    3 here), in memory, in its stored state and in its public state; every game is still
+    reported as it ends (and stored on its own). It kept them all: a room played in for weeks
+    grew with every game, in memory and in each stored snapshot."""
+    monkeypatch.setattr(table_module, "RESULTS_KEPT", 3)
+    table = make_table(clock, rules=RuleSet(target_points=1))
+    seat_bots(table, clock, (0, 1, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    ended = [r.game for r in table.advance(clock.now).results]
+    for _ in range(4):
+        out = ok(table.handle("ann", {"type": "continue_game"}, clock.now))
+        out.merge(table.advance(clock.now))
+        ended += [r.game for r in out.results]
+    assert ended == [1, 2, 3, 4, 5] and table.game_number == 5
+    assert [r.game for r in table.results] == [3, 4, 5]
+    assert [g["game"] for g in table.public_state()["games"]] == [3, 4, 5]
+    data = table.to_dict()
+    assert [r["game"] for r in data["results"]] == [3, 4, 5]
+    data["results"] = [*data["results"][:2], *data["results"]]  # stored by an older server
+    restored = Table.from_dict(data, now=clock.now)
+    assert [r.game for r in restored.results] == [3, 4, 5]
 
 
 def test_next_game_hakem_manual_waits_for_the_owner(clock: Clock) -> None:

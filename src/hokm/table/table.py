@@ -71,6 +71,10 @@ from hokm.table.records import game_record
 __all__ = ["STATUSES", "Table", "iter_seeds"]
 
 STATUSES = ("lobby", "playing", "paused", "between_games")
+# The results of a room's latest games kept with the table (its snapshot shows them as
+# ``games``); every game is stored on its own when it ends, so a room played in for weeks
+# keeps no more (it kept every one, in memory and in each stored snapshot).
+RESULTS_KEPT = 20
 _IN_HAND = (Phase.TRUMP, Phase.PLAY, Phase.BAM)
 SeedSource = Callable[[], str]
 
@@ -482,7 +486,7 @@ class Table:
             "seats": [self._seat_public(i) for i in range(4)],
             "game_number": self.game_number,
             "hinted": list(self.hinted),  # who asked for hints in this game (no points)
-            "games": [r.to_dict() for r in self.results[-20:]],
+            "games": [r.to_dict() for r in self.results[-RESULTS_KEPT:]],
             "grace": [
                 {"player": d.player, "seat": d.seat, "cancel_at": d.at}
                 for key, d in self.deadlines.items()
@@ -565,7 +569,7 @@ class Table:
         table._status = data["status"]
         table.game = None if data["game"] is None else Game.from_dict(data["game"])
         table.game_number = int(data["game_number"])
-        table.results = [GameResult.from_dict(r) for r in data["results"]]
+        table.results = [GameResult.from_dict(r) for r in data["results"][-RESULTS_KEPT:]]
         table.version = int(data["version"])
         table.game_version = int(data["game_version"])
         table.forced_version = data.get("forced_version")
@@ -1015,6 +1019,7 @@ class Table:
         ]:
             self.deadlines.pop(key, None)
         self.results.append(result)
+        del self.results[:-RESULTS_KEPT]
         self._out.results.append(result)
         self._out.records.append(record)
         self.commitment = None

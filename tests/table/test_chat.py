@@ -138,6 +138,22 @@ def test_flood_limiter_is_a_sliding_window() -> None:
     assert flood.allow("a", 10.5)
 
 
+def test_flood_limiter_forgets_players_whose_window_passed() -> None:
+    """Only players with a message inside the window are kept: a room kept everyone who had
+    ever chatted in it (in memory and in each stored snapshot), and a long-lived public room
+    grew with every spectator who said hello."""
+    flood = FloodLimiter(limit=2, window=10)
+    for n in range(100):
+        assert flood.allow(f"spectator-{n}", n / 10)
+    assert flood.allow("a", 9.5) and flood.allow("a", 9.6) and not flood.allow("a", 9.7)
+    assert len(flood.sent) == 101
+    assert flood.allow("b", 15.0)  # the first 50 spectators' messages are over 10 s old
+    assert sorted(flood.sent) == sorted(["a", "b"] + [f"spectator-{n}" for n in range(51, 100)])
+    assert not flood.allow("a", 15.0)  # a flooder is still remembered
+    assert flood.allow("c", 30.0)
+    assert list(flood.sent) == ["c"]
+
+
 def test_free_text_in_the_lobby_is_delivered(clock: Clock) -> None:
     table = make_table(clock)
     out = ok(table.handle("ann", {"type": "chat", "text": " salam "}, clock.now))

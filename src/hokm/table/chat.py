@@ -412,7 +412,12 @@ class FloodLimiter:
     sent: dict[str, list[float]] = field(default_factory=dict)
 
     def allow(self, player: str, now: float) -> bool:
-        """Record a message at ``now`` if allowed; False (and nothing recorded) if flooding."""
+        """Record a message at ``now`` if allowed; False (and nothing recorded) if flooding.
+
+        Players whose messages have all left the window are forgotten (they decide nothing):
+        a room kept every player who ever chatted in it, in memory and in its snapshots."""
+        for gone in [p for p, ts in self.sent.items() if not ts or now - ts[-1] >= self.window]:
+            del self.sent[gone]
         times = [t for t in self.sent.get(player, []) if now - t < self.window]
         if len(times) >= self.limit:
             self.sent[player] = times

@@ -107,6 +107,25 @@ async def test_a_rated_game_moves_winners_up_and_losers_down_once(live: Live) ->
         await client.close()
 
 
+async def test_players_are_idle_again_once_their_quick_game_is_over(live: Live) -> None:
+    """While the matched game is played its players are ``matched`` (a page loaded then
+    offers the way back to it); once it is over they are ``idle``, and the queue keeps
+    nothing of them or of the room (it kept every player ever matched until they joined the
+    queue again, so a server up for weeks held one answer per player it had matched)."""
+    people, match = await _match_four(live, "over")
+    code = match["code"]
+    ids = [await _pid(p) for p in people]
+    clients = await _seated(live, people, code)
+    assert {(await p.get("/api/quick/status")).json()["state"] for p in people} == {"matched"}
+    await _play_out(clients)
+    assert game_result(clients[0]).status == "completed"
+    assert [(await p.get("/api/quick/status")).json() for p in people] == [{"state": "idle"}] * 4
+    quick = live.accounts.quick
+    assert not set(ids) & set(quick.matched) and code not in quick.games
+    for client in clients:
+        await client.close()
+
+
 async def test_a_leaver_takes_a_loss_and_the_partner_is_not_punished(live: Live) -> None:
     people, match = await _match_four(live, "quit")
     seats = [s["seat"] for s in match["statuses"]]

@@ -217,6 +217,12 @@ class QuickMatch:
             await self._start(match)
             return self._status(identity.id)
 
+    def forget_room(self, code: str) -> None:
+        """The matched game of quick room ``code`` is over: its players are idle again (their
+        answers were kept until they next joined the queue, one per player ever matched)."""
+        for player in [p for p, m in self.matched.items() if m.get("code") == code]:
+            del self.matched[player]
+
     def _status(self, player: str) -> dict[str, Any]:
         if player in self.queue:
             return {"state": "waiting", **self.queue.status(player, now=self.clock()).to_dict()}
@@ -450,6 +456,7 @@ class AccountsState:
         finally:
             if code is not None and result.game == 1:
                 self.quick.games.pop(code, None)
+                self.quick.forget_room(code)
 
 
 #: The settings key of the time (ms) from which stored games are recorded by the catch-up:

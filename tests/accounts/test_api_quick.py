@@ -126,6 +126,24 @@ async def test_players_are_idle_again_once_their_quick_game_is_over(live: Live) 
         await client.close()
 
 
+async def test_the_answers_of_games_that_never_end_here_are_bounded(live: Live) -> None:
+    """Matched players who never come to their room (the game pauses, and never ends) are
+    not kept for good: past ``keep`` answers the oldest players are ``idle`` again, and the
+    cached matches are bounded the same way."""
+    quick = live.accounts.quick
+    quick.keep = 4
+    try:
+        first, _ = await _match_four(live, "gone")
+        second, match = await _match_four(live, "later")
+        statuses = [(await p.get("/api/quick/status")).json() for p in (*first, *second)]
+        assert [s["state"] for s in statuses] == ["idle"] * 4 + ["matched"] * 4
+        assert {s["code"] for s in statuses[4:]} == {match["code"]}
+        assert sorted(quick.matched) == sorted([await _pid(p) for p in second])
+        assert len(quick.games) <= 4 and match["code"] in quick.games
+    finally:
+        quick.keep = 10_000
+
+
 async def test_a_leaver_takes_a_loss_and_the_partner_is_not_punished(live: Live) -> None:
     people, match = await _match_four(live, "quit")
     seats = [s["seat"] for s in match["statuses"]]

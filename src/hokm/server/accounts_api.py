@@ -147,6 +147,11 @@ class QuickMatch:
     # "idle" with no reason knows the queue itself was lost (a restart) and joins again.
     gone: dict[str, tuple[str, float]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Answers in ``matched`` and matches in ``games`` kept at most (the oldest dropped first):
+    # both are dropped when the matched game ends here, but a game that never ends here (its
+    # players never came, it ended in another process) would keep them for good. ``games`` is
+    # a cache of the stored matches; a player dropped from ``matched`` is told ``idle``.
+    keep: int = 10_000
 
     # With several server processes (hokm.server.cluster) one of them keeps the queue: the
     # others send the four calls there. ``route(action, identity)`` is that forwarding.
@@ -257,6 +262,14 @@ class QuickMatch:
         for seat, player in enumerate(match.players):
             if player is not None:
                 self.matched[player] = {"code": code, "seat": seat, **match.to_dict()}
+        _trim(self.matched, self.keep)
+        _trim(self.games, self.keep)
+
+
+def _trim(kept: dict[str, Any], keep: int) -> None:
+    """Drop the oldest entries of ``kept`` beyond ``keep``."""
+    while len(kept) > keep:
+        del kept[next(iter(kept))]
 
 
 class RoomStarter:

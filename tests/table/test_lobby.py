@@ -273,6 +273,17 @@ def test_the_owner_removes_a_member_who_may_not_come_back(clock: Clock) -> None:
     assert "eve" not in table.members
 
 
+def test_the_rooms_creator_is_never_removed_by_an_owner_it_passed_to(clock: Clock) -> None:
+    table = make_table(clock)
+    join(table, clock, "bob")
+    table.owner = "bob"  # (as when the creator was away long enough outside a game)
+    err(table.handle("bob", {"type": "kick", "player": "ann"}, clock.now), "not_owner")
+    assert "ann" in table.members and not table.banned
+    again = Table.from_dict(table.to_dict(), now=clock.now)
+    assert again.creator == "ann"
+    err(again.handle("bob", {"type": "kick", "player": "ann"}, clock.now), "not_owner")
+
+
 def test_a_seated_player_or_a_quick_rooms_member_is_not_removed(clock: Clock) -> None:
     table = make_table(clock)
     join(table, clock, "bob", seat=1)

@@ -165,6 +165,12 @@ def cmd_kick(table: Table, player: str, cmd: Command, now: float) -> None:
         )
     if target == player:
         raise TableError("bad_seat", "leave the room instead", "برای رفتن، از اتاق خارج شوید")
+    if target == table.creator:  # an owner it passed to (the creator away) cannot shut it out
+        raise TableError(
+            "not_owner",
+            "the player who made the room cannot be removed from it",
+            "سازندهٔ اتاق را نمی‌شود از آن بیرون کرد",
+        )
     if target not in table.members:
         raise TableError("not_member", f"{target!r} has not joined this table")
     if table.seat_of(target) is not None and table._status == "playing":

@@ -110,6 +110,7 @@ class Table:
         self.config = config if config is not None else TableConfig()
         self.seed_source = seed_source
         self.owner: str | None = owner
+        self.creator = owner  # who made the room: ownership may pass on, but never banned
         self.members: dict[str, Member] = {owner: Member(owner, owner_name)}
         self.seats: list[SeatSlot] = [SeatSlot() for _ in range(4)]
         self.rules = rules if rules is not None else RuleSet()
@@ -470,6 +471,7 @@ class Table:
             "id": self.id,
             "code": self.code,
             "owner": self.owner,
+            "creator": self.creator,  # (never removed from the room: ``kick``)
             "status": self.status,
             "rules": self.rules.to_dict(),
             "preset": self.preset,
@@ -523,6 +525,7 @@ class Table:
             "left_this_game": [[p, s] for p, s in self.left_this_game],
             "hinted": list(self.hinted),
             "banned": sorted(self.banned),
+            "creator": self.creator,
             "commitment": self.commitment,
             "chat": list(self.chat),
             "replies": [[p, a, r] for (p, a), r in self.replies.items()],
@@ -576,6 +579,7 @@ class Table:
         table.left_this_game = [(str(p), int(s)) for p, s in data["left_this_game"]]
         table.hinted = [str(p) for p in data.get("hinted", [])]
         table.banned = {str(p) for p in data.get("banned", [])}
+        table.creator = str(data.get("creator") or data["owner"] or "")
         table.commitment = data["commitment"]
         table.chat.extend(data["chat"])
         for p, a, r in data["replies"]:

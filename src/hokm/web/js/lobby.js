@@ -86,7 +86,7 @@ export function renderLobby(ctx) {
           "div.small#unseated",
           {},
           h("p", {}, t("in_room_no_seat")),
-          h("ul.unseated-list", {}, unseated.map((m) => h("li", { dataset: { player: m.player } }, m.name, " ", kickButton(ctx, m.player, m.name)))),
+          h("ul.unseated-list", {}, unseated.map((m) => h("li", { dataset: { player: m.player } }, m.name, " ", canKick(table, m.player) ? kickButton(ctx, m.player, m.name) : null))),
         )
       : null,
     h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
@@ -186,7 +186,7 @@ function seatCard(ctx, seat, running) {
       }
     }
   }
-  if (!running && owner && seat.kind === "human" && !mine && seat.player_id && canKick(store.table) && !store.table.quick) {
+  if (!running && owner && seat.kind === "human" && !mine && seat.player_id && canKick(store.table, seat.player_id) && !store.table.quick) {
     controls.push(kickButton(ctx, seat.player_id, seat.name));
   }
   const name = seat.kind === "empty" ? t("seat_empty") : seat.name;
@@ -201,8 +201,8 @@ function seatCard(ctx, seat, running) {
 
 /** The owner may remove a member from the room (not during a game; in a quick game's room
  * only onlookers): for good, so the button asks once more before it does. */
-function canKick(table) {
-  return table.status !== "playing" && table.status !== "paused";
+function canKick(table, player) {
+  return table.status !== "playing" && table.status !== "paused" && (player === undefined || player !== table.creator);
 }
 
 function kickButton(ctx, player, name) {

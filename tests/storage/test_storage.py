@@ -160,6 +160,33 @@ async def test_rooms_with_events_after_their_snapshot_are_found(storage: SqlStor
     assert await storage.rooms_with_tail() == []
 
 
+async def test_pruning_deletes_only_old_inputs_before_their_rooms_snapshot(
+    storage: SqlStorage,
+) -> None:
+    """The inputs a restart never reads again go: older than the cut-off and before the
+    room's snapshot. The snapshot's own input, the inputs after it, a room without a snapshot
+    and inputs newer than the cut-off all stay, so the room loads as before and a write at a
+    stored version is still refused."""
+    old, new = 1_000, 5_000
+    await storage.append_events("A", 1, [{"n": i} for i in range(1, 7)], at=old)  # 1..6
+    await storage.append_events("A", 7, [{"n": 7}, {"n": 8}], at=new)
+    await storage.put_snapshot("A", 5, {"v": 5})
+    await storage.append_events("B", 1, [{"n": 1}, {"n": 2}], at=old)  # no snapshot
+    await storage.append_events("C", 1, [{"n": 1}, {"n": 2}, {"n": 3}], at=new)
+    await storage.put_snapshot("C", 3, {"v": 3})  # recent: kept
+    assert await storage.prune_inputs(2_000, dry_run=True) == (4, 4 * len('{"n":1}'), 1)
+    assert len(await storage.events_after("A", 0)) == 8
+    rows, size, rooms = await storage.prune_inputs(2_000, rooms_per_commit=1)
+    assert (rows, size, rooms) == (4, 4 * len('{"n":1}'), 1)
+    assert [e.version for e in await storage.events_after("A", 0)] == [5, 6, 7, 8]
+    assert [e.version for e in await storage.events_after("B", 0)] == [1, 2]
+    assert [e.version for e in await storage.events_after("C", 0)] == [1, 2, 3]
+    assert await storage.last_version("A") == 8
+    with pytest.raises(VersionConflictError):
+        await storage.append_events("A", 8, [{"n": "again"}])
+    assert await storage.prune_inputs(2_000) == (0, 0, 0)  # nothing left to do
+
+
 async def test_who_is_seated_in_an_unloaded_game_is_rewritten_per_room(
     storage: SqlStorage,
 ) -> None:

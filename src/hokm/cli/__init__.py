@@ -47,6 +47,7 @@ COMMANDS: tuple[str, ...] = (
     "verify",
     "bench",
     "accounts",
+    "prune",
 )
 
 

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hokm.cli import clip, not_blank, whole_number
-from hokm.cli.serve import check_database
+from hokm.cli.serve import check_database, missing_database_file
 
 __all__ = ["register", "run"]
 
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from hokm.storage import database_url
 
     url = database_url(args.db)
-    problem = _missing_file(url) or check_database(url)
+    problem = missing_database_file(url) or check_database(url)
     if problem is not None:
         print(f"hokm accounts: {problem}", file=sys.stderr)
         return EXIT_INPUT
@@ -88,24 +88,6 @@ def run(args: argparse.Namespace) -> int:
         "delete": _delete,
     }
     return asyncio.run(_with_store(url, actions[args.action], args))
-
-
-def _missing_file(url: str) -> str | None:
-    """A SQLite file that is not there is a mistyped ``--db``: said, not made anew (as the
-    server would make it) to find no accounts in."""
-    from pathlib import Path
-
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        return None  # (check_database says what is wrong with it)
-    file = parsed.database if parsed.drivername.startswith("sqlite") else None
-    if file and file != ":memory:" and not Path(file).is_file():
-        return f"no database at {clip(file)} (check --db or HOKM_DATABASE_URL)"
-    return None
 
 
 async def _with_store(

@@ -27,6 +27,7 @@ __all__ = [
     "check_listen",
     "check_redis",
     "log_config",
+    "missing_database_file",
     "origin",
     "register",
     "run",
@@ -254,6 +255,25 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C, a server's usual stop: its log said "Shutting down"
         return 130
     return 0
+
+
+def missing_database_file(url: str) -> str | None:
+    """Why an operator's tool (``hokm accounts``, ``hokm prune``) refuses ``url``: a SQLite
+    file that is not there is a mistyped ``--db``, said, not made anew (as the server would
+    make it) to find nothing in. None otherwise."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None  # (check_database says what is wrong with it)
+    file = parsed.database if parsed.drivername.startswith("sqlite") else None
+    if file and file != ":memory:" and not Path(file).is_file():
+        return f"no database at {clip(file)} (check --db or HOKM_DATABASE_URL)"
+    return None
 
 
 def check_database(url: str) -> str | None:

@@ -582,6 +582,49 @@ class SqlStorage:
             ).scalar()
         return int(value or 0)
 
+    async def prune_inputs(
+        self, before: int, *, dry_run: bool = False, rooms_per_commit: int = 100
+    ) -> tuple[int, int, int]:
+        """Delete the inputs stored before ``before`` (Unix ms) that lie before their room's
+        snapshot: a room is rebuilt from its snapshot and the inputs after it, so these are
+        never read again. The snapshot's own input and every later one stay (``last_version``
+        and the version guard see the same log), and a room without a snapshot keeps all.
+
+        Returns (rows, bytes of their data, rooms); with ``dry_run`` only counts them. Rooms
+        are deleted from a few at a time, each group its own commit, so a server using the
+        database meanwhile waits for no long transaction.
+        """
+        e, s = self.t.events, self.t.snapshots
+        snapshot_version = sa.select(s.c.version).where(s.c.code == e.c.code).scalar_subquery()
+        prunable = sa.and_(e.c.at < before, e.c.version < snapshot_version)
+        count = (
+            sa.select(
+                e.c.code,
+                sa.func.count(),
+                sa.func.coalesce(sa.func.sum(sa.func.length(e.c.data)), 0),
+            )
+            .where(prunable)
+            .group_by(e.c.code)
+            .order_by(e.c.code)
+        )
+        async with self.engine.connect() as conn:
+            found = [(str(r[0]), int(r[1]), int(r[2])) for r in (await conn.execute(count)).all()]
+        rows = sum(n for _, n, _ in found)
+        size = sum(b for _, _, b in found)
+        if dry_run or not found:
+            return rows, size, len(found)
+        codes = [code for code, _, _ in found]
+        deleted = 0
+        for i in range(0, len(codes), rooms_per_commit):
+            group = codes[i : i + rooms_per_commit]
+
+            def delete(conn: sa.Connection, group: list[str] = group) -> int:
+                result = conn.execute(e.delete().where(prunable, e.c.code.in_(group)))
+                return int(result.rowcount or 0)
+
+            deleted += await self._write(delete)
+        return deleted, size, len(found)
+
     async def put_snapshot(self, code: str, version: int, data: dict[str, Any]) -> None:
         """Store the table's snapshot at ``version`` (replacing an older one)."""
         t = self.t.snapshots

@@ -513,8 +513,17 @@ class TournamentReport:
     boards: int
     matches: dict[tuple[int, int], ArenaReport] = field(default_factory=dict)
 
+    def played(self, i: int, j: int) -> bool:
+        """Whether bots ``i`` and ``j`` played a whole board (a tournament stopped early has
+        pairs that never met)."""
+        pair = self.matches.get((min(i, j), max(i, j)))
+        return pair is not None and pair.boards > 0
+
     def net(self, i: int, j: int) -> Interval:
-        """Bot ``i``'s net points per board against bot ``j`` (95 % interval)."""
+        """Bot ``i``'s net points per board against bot ``j`` (95 % interval; none, NaN, for
+        a pair that has not played)."""
+        if not self.played(i, j):
+            return mean_interval([])
         if i < j:
             return self.matches[i, j].net
         low_high = self.matches[j, i].net
@@ -535,9 +544,9 @@ class TournamentReport:
                 hands_won += report.hands_won if first else report.hands - report.hands_won
                 games += report.games
                 games_won += report.games_won if first else report.games - report.games_won
-            mean = statistics.fmean(nets) if nets else 0.0
+            mean = statistics.fmean(nets) if nets else math.nan  # (stopped before it played)
             rows.append(Standing(bot, mean, len(nets), hands_won, hands, games_won, games))
-        return sorted(rows, key=lambda r: -r.net)
+        return sorted(rows, key=lambda r: (not r.boards, -r.net if r.boards else 0.0))
 
     def to_dict(self) -> dict[str, Any]:
         n = len(self.bots)
@@ -547,7 +556,8 @@ class TournamentReport:
             "rules": self.rules.to_dict(),
             "boards_per_match": self.boards,
             "net_points_per_board": [
-                [None if i == j else self.net(i, j).to_dict() for j in range(n)] for i in range(n)
+                [self.net(i, j).to_dict() if self.played(i, j) else None for j in range(n)]
+                for i in range(n)
             ],
             "standings": [
                 {
@@ -564,11 +574,12 @@ class TournamentReport:
             "matches": [
                 {"a": self.bots[a], "b": self.bots[b], **report.to_dict()}
                 for (a, b), report in sorted(self.matches.items())
+                if report.boards
             ],
         }
 
 
-TournamentProgress = Callable[[int, int, str, str, str, int, int], None]
+TournamentProgress = Callable[[int, int, str, str, str, int, int, TournamentReport], None]
 
 
 def run_tournament(
@@ -584,7 +595,9 @@ def run_tournament(
     """Every pair of ``bots`` (specs as for :func:`bot_factory`) plays the arena on the same
     ``boards`` boards and ``games`` game seeds of ``seed``, so every bot meets the same cards.
 
-    ``progress(match, matches, a, b, stage, done, total)`` follows each match.
+    ``progress(match, matches, a, b, stage, done, total, report)`` follows each match;
+    ``report`` is the tournament so far, its match under way counting its whole boards (what
+    an interrupted run can still show).
 
     >>> report = run_tournament(["random", "rule", "naive"], boards=2, seed="doc", games=0)
     >>> [r.bot for r in report.standings()][0]
@@ -608,9 +621,10 @@ def run_tournament(
     for number, (i, j) in enumerate(pairs, start=1):
         a, b = specs[i], specs[j]
 
-        def step(stage: str, done: int, total: int, _r: ArenaReport) -> None:
+        def step(stage: str, done: int, total: int, so_far: ArenaReport) -> None:
+            report.matches[i, j] = so_far  # noqa: B023
             if progress is not None:
-                progress(number, len(pairs), a, b, stage, done, total)  # noqa: B023
+                progress(number, len(pairs), a, b, stage, done, total, report)  # noqa: B023
 
         report.matches[i, j] = run_arena(
             a, b, boards=boards, seed=seed, rules=rules, games=games, progress=step, clock=clock

@@ -130,3 +130,50 @@ def test_the_example_in_docs_bots_md_is_what_the_command_prints() -> None:
     parsed = _parse([*args, "--boards", "40", "--seed", "t1", "--games", "4", "--quiet"])
     assert command.run(parsed, out=out, err=io.StringIO()) == 0
     assert out.getvalue() == shown.group(1)
+
+
+def test_ctrl_c_shows_the_boards_played_and_leaves_the_pairs_that_never_met_blank(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long round robin stopped with Ctrl-C is not thrown away: the first match whole, the
+    second's whole boards, the third pair "not played"; JSON says ``interrupted``; exit 130."""
+    import hokm.arena
+
+    real = hokm.arena._play_hand
+    hands: list[int] = []
+
+    def stopped_in_the_second_match(*args: object, **kwargs: object) -> None:
+        hands.append(1)
+        if len(hands) == 4 * 2 + 3 * 2 + 1:  # 4 boards of match 1, 3 of match 2, then Ctrl-C
+            raise KeyboardInterrupt
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hokm.arena, "_play_hand", stopped_in_the_second_match)
+    argv = ["tournament", "random", "naive", "rule", "--boards", "4", "--games", "0"]
+    out, err = io.StringIO(), io.StringIO()
+    assert command.run(_parse(argv), out=out, err=err) == 130  # type: ignore[arg-type]
+    text = out.getvalue()
+    assert "stopped early: a match played only 3 boards" in text
+    assert "not played" in text and "standings" in text
+    assert re.search(r"rule +\+[0-9.]+ +\(hands", text)  # (3 boards against random)
+    assert "interrupted with 1 of 3 matches whole" in err.getvalue()
+
+    hands.clear()
+    out = io.StringIO()
+    assert command.run(_parse([*argv, "--json"]), out=out, err=io.StringIO()) == 130  # type: ignore[arg-type]
+    data = json.loads(out.getvalue())
+    assert data["interrupted"] is True
+    assert [(m["a"], m["b"], m["boards"]) for m in data["matches"]] == [
+        ("random", "naive", 4),
+        ("random", "rule", 3),
+    ]
+    nets = data["net_points_per_board"]
+    assert nets[1][2] is None and nets[2][1] is None and nets[0][2] is not None
+    assert {s["bot"]: s["boards"] for s in data["standings"]} == {
+        "random": 7,
+        "naive": 4,
+        "rule": 3,
+    }
+    hands[:] = [1] * 14  # Ctrl-C in the first board: nothing whole to show
+    with pytest.raises(KeyboardInterrupt):
+        command.run(_parse(argv), out=io.StringIO(), err=io.StringIO())  # type: ignore[arg-type]

@@ -45,10 +45,19 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     if rules is None:
         return 2
     shown = Progress(err, quiet=args.quiet)
+    so_far: list[TournamentReport] = []  # the tournament as it grows (what Ctrl-C leaves)
 
     def progress(
-        match: int, matches: int, a: str, b: str, stage: str, done: int, total: int
+        match: int,
+        matches: int,
+        a: str,
+        b: str,
+        stage: str,
+        done: int,
+        total: int,
+        report: TournamentReport,
     ) -> None:
+        so_far[:] = [report]
         shown.show(f"match {match}/{matches} {a} vs {b}: {stage} {done}/{total}", done, total)
 
     try:
@@ -65,14 +74,42 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         shown.end()
         print(f"hokm tournament: {clip_quoted(str(exc))}", file=err)
         return 2
-    shown.end()
-    if args.json:
-        print_json(
-            {**report.to_dict(), "clock": "cpu" if args.cpu_time else "wall"}, args, shown, out
+    except KeyboardInterrupt:
+        # Ctrl-C in a long round robin: the whole boards played are shown, the pairs that
+        # never met left blank (the board under way when it came is not counted).
+        partial = so_far[0] if so_far else None
+        if partial is None or not any(m.boards for m in partial.matches.values()):
+            raise
+        shown.end()
+        pairs = len(partial.bots) * (len(partial.bots) - 1) // 2
+        whole = sum(m.boards == partial.boards for m in partial.matches.values())
+        print(
+            f"hokm tournament: interrupted with {whole} of {pairs} matches whole: the figures "
+            "are of the boards played",
+            file=err,
         )
+        _print(partial, args, shown, out, interrupted=True)
+        return 130
+    shown.end()
+    _print(report, args, shown, out)
+    return 0
+
+
+def _print(
+    report: TournamentReport,
+    args: argparse.Namespace,
+    shown: Progress,
+    out: TextIO,
+    *,
+    interrupted: bool = False,
+) -> None:
+    if args.json:
+        data = {**report.to_dict(), "clock": "cpu" if args.cpu_time else "wall"}
+        if interrupted:
+            data["interrupted"] = True
+        print_json(data, args, shown, out)
     else:
         print(format_tournament(report, preset=args.preset), file=out)
-    return 0
 
 
 def format_tournament(report: TournamentReport, *, preset: str | None = None) -> str:
@@ -82,6 +119,13 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
         f"tournament: {len(names)} bots, {count(report.boards, 'board')} per pair, "
         f"seed {report.seed!r}, preset {preset or 'platform-a'}",
     ]
+    short = sorted({m.boards for m in report.matches.values() if 0 < m.boards < report.boards})
+    if short or len(report.matches) < len(names) * (len(names) - 1) // 2:
+        lines.append(
+            "stopped early: "
+            + (f"a match played only {', '.join(map(str, short))} boards; " if short else "")
+            + "the standings are of the boards played"
+        )
     # A cell is "+0.123±0.456" (12 characters): five bots of short names fit 80 columns. Longer
     # names (bot options: "rule:trump_policy=strength") are numbered, so the table still fits.
     bots = names
@@ -99,6 +143,8 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
         for j in range(len(bots)):
             if i == j:
                 cells.append(f"{'—':>{column}}")
+            elif not report.played(i, j):
+                cells.append(f"{'not played':>{column}}")
             else:
                 net = report.net(i, j)
                 half = (net.high - net.low) / 2
@@ -108,6 +154,9 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
     lines.append("standings (mean net points per board against all the others):")
     pad = min(max(len(b) for b in names), 40)
     for rank, row in enumerate(report.standings(), start=1):
+        if not row.boards:
+            lines.append(f"  {rank}. {row.bot:<{pad}}  not played")
+            continue
         hands = row.hands_won / row.hands if row.hands else 0.0
         games = f", games {row.games_won}/{row.games}" if row.games else ""
         lines.append(f"  {rank}. {row.bot:<{pad}}  {signed(row.net)}  (hands {hands:.1%}{games})")

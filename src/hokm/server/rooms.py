@@ -379,7 +379,8 @@ class RoomActor:
         late = error_frame("room_unloaded" if self.abandoned else "shutting_down")
         while not self.inbox.empty():  # answer whatever raced in
             _answer(self.inbox.get_nowait(), late)
-        item.done.set_result(None)
+        if not item.done.done():  # (whoever asked may have stopped waiting: a cancelled stop)
+            item.done.set_result(None)
 
     async def _recover(self, item: _Input | None) -> bool:
         """Reload the table from storage after a failed input; False if that failed too (the

@@ -253,6 +253,46 @@ def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     assert page.evaluate(between % "play") is True
 
 
+def test_during_a_game_the_owner_removes_an_onlooker_from_the_chat(
+    new_page: Callable[..., Page],
+) -> None:
+    """An onlooker (a member without a seat) who misbehaves in the chat during a game: the
+    owner's «بیرون کردن» by their newest message asks once more, then removes them. No such
+    button for a seated player, for the owner's own messages, or on anyone else's page."""
+    owner = new_page(viewport=DESKTOP)
+    code = create_room(owner, "Leila")
+    watcher = new_page(viewport=DESKTOP)
+    join_room(watcher, "Mina", code)
+    mina = watcher.evaluate("window.hokmStore.you.player_id")
+    for seat in (1, 2, 3):
+        owner.click(f"#add-bot-{seat}")
+        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    owner.click("#start")
+    owner.wait_for_selector(".table-view")
+    watcher.wait_for_selector(".table-view")
+    for page in (watcher, watcher, owner):  # two phrases of Mina's, one of the owner's
+        page.wait_for_selector(".phrase-btn")
+        count = page.locator("#chat-log li").count()
+        page.locator(".phrase-btn").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#chat-log li').length > {count}")
+    owner.wait_for_function("document.querySelectorAll('#chat-log li').length >= 3")
+    button = f'[id="chat-kick-{mina}"]'
+    owner.wait_for_selector(button)
+    assert owner.locator("#chat-log button.kick").count() == 1  # by her newest message only
+    assert owner.locator("#chat-log li").nth(1).locator("button.kick").count() == 1
+    assert watcher.locator("#chat-log button.kick").count() == 0  # only the owner may
+    assert owner.get_attribute(button, "aria-label") == "بیرون کردن \u2068Mina\u2069 از اتاق"
+    owner.click(button)
+    owner.wait_for_selector(f"{button}.danger")
+    shot(owner, "desktop-chat-kick-sure")
+    owner.click(button)
+    watcher.wait_for_selector("#room-gone")
+    assert watcher.inner_text("#room-gone") == "میزبان شما را از این اتاق بیرون کرده است."
+    owner.wait_for_function(f"!window.hokmStore.table.members.some((m) => m.player === {mina!r})")
+    assert owner.locator("#chat-log button.kick").count() == 0
+    assert owner.evaluate("window.hokmStore.game.phase") in ("trump", "play")  # the game goes on
+
+
 def open_chat(page: Page) -> None:
     page.wait_for_selector("#chat-toggle")
     if page.get_attribute("#chat-toggle", "aria-expanded") != "true":

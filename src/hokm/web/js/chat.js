@@ -3,6 +3,7 @@ import { h, labelled } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { EMOJI, phraseText } from "./common.js";
 import { chatIcon, muteIcon } from "./icons.js";
+import { kickButton } from "./lobby.js";
 
 export function inHand(store) {
   const game = store.game;
@@ -43,6 +44,17 @@ export function renderChat(ctx) {
   const muted = mutedPlayers();
   const speaker = (m) => m.name ?? (typeof m.seat === "number" ? store.seatName(m.seat) : "?");
   const shown = store.chat.filter((m) => !muted.has(m.player));
+  // During a game the owner may remove an onlooker (a member without a seat, never the room's
+  // creator) who misbehaves in the chat: by the newest message of theirs shown. (In the lobby
+  // the list of members without a seat has the button.)
+  const table = store.table || {};
+  const playing = table.status === "playing" || table.status === "paused";
+  const onlooker = (player) => (table.members || []).some((m) => m.player === player && (m.seat === null || m.seat === undefined));
+  const kickable = new Set();
+  if (playing && me && table.owner === me) {
+    for (const m of shown) if (m.player && m.player !== me && m.player !== table.creator && onlooker(m.player)) kickable.add(m.player);
+  }
+  const lastOf = new Map(shown.slice(-50).map((m, i) => [m.player, i]));
   // The muted players heard in this room, each with a button to hear them again.
   const silenced = new Map();
   for (const m of store.chat) if (muted.has(m.player)) silenced.set(m.player, speaker(m));
@@ -67,7 +79,7 @@ export function renderChat(ctx) {
   const list = h(
     "ol.chat-log#chat-log",
     { "aria-label": t("chat") },
-    shown.slice(-50).map((m) =>
+    shown.slice(-50).map((m, i) =>
       h(
         "li",
         {},
@@ -86,6 +98,7 @@ export function renderChat(ctx) {
               muteIcon(),
             )
           : null,
+        kickable.has(m.player) && lastOf.get(m.player) === i ? kickButton(ctx, m.player, speaker(m), "chat-kick") : null,
       ),
     ),
   );

@@ -205,14 +205,14 @@ function canKick(table, player) {
   return table.status !== "playing" && table.status !== "paused" && (player === undefined || player !== table.creator);
 }
 
-function kickButton(ctx, player, name) {
+export function kickButton(ctx, player, name, where = "kick") {
   const { ui, command } = ctx;
   const sure = ui.confirmKick === player;
   return h(
     `button.kick${sure ? ".danger" : ""}`,
     {
       type: "button",
-      id: `kick-${player}`,
+      id: `${where}-${player}`,
       "aria-label": t(sure ? "kick_sure_label" : "kick_label", { name }),
       onclick: () => {
         if (!sure) {

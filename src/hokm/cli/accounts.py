@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from hokm.cli import clip, not_blank, whole_number
-from hokm.cli.serve import check_database, missing_database_file
+from hokm.cli import clip, whole_number
+from hokm.cli.serve import add_database_option, check_database, missing_database_file
 
 __all__ = ["register", "run"]
 
@@ -38,12 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "running). There is no e-mail: reset-password is how a player who forgot their "
         "password gets back in.",
     )
-    parser.add_argument(
-        "--db",
-        type=not_blank("--db is empty"),
-        default=None,
-        help="SQLite file or database URL, as for hokm serve (var/hokm.db)",
-    )
+    add_database_option(parser)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser(
         "list", help="accounts by username or name", description="Accounts, newest first."

@@ -14,6 +14,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from hokm.arena import ArenaReport, TimingStats, json_number, run_arena
@@ -29,6 +30,8 @@ __all__ = [
     "format_report",
     "interval",
     "match_rules",
+    "print_json",
+    "print_report",
     "register",
     "run",
     "signed",
@@ -222,14 +225,34 @@ def _print_report(
     *,
     interrupted: bool = False,
 ) -> None:
+    clock = "CPU time" if args.cpu_time else "wall clock"
+    print_report(
+        report.to_dict(),
+        lambda: format_report(report, preset=args.preset, clock=clock),
+        args,
+        shown,
+        out,
+        interrupted=interrupted,
+    )
+
+
+def print_report(
+    data: dict[str, Any],
+    text: Callable[[], str],
+    args: argparse.Namespace,
+    shown: Progress,
+    out: TextIO,
+    *,
+    interrupted: bool = False,
+) -> None:
+    """A report (``data``, or ``text()`` without ``--json``), marked if Ctrl-C cut it short."""
     if args.json:
-        data = {**report.to_dict(), "clock": "cpu" if args.cpu_time else "wall"}
+        data = {**data, "clock": "cpu" if args.cpu_time else "wall"}
         if interrupted:
             data["interrupted"] = True
         print_json(data, args, shown, out)
     else:
-        clock = "CPU time" if args.cpu_time else "wall clock"
-        print(format_report(report, preset=args.preset, clock=clock), file=out)
+        print(text(), file=out)
 
 
 def _ms(stats: dict[str, float]) -> str:

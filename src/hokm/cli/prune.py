@@ -26,8 +26,8 @@ import sqlite3
 import sys
 import time
 
-from hokm.cli import clip, not_blank, whole_number
-from hokm.cli.serve import check_database, missing_database_file
+from hokm.cli import clip, whole_number
+from hokm.cli.serve import add_database_option, check_database, missing_database_file
 
 __all__ = ["register", "run"]
 
@@ -43,12 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "and are older than --days: no restart reads them again. Games' records, snapshots "
         "and accounts stay. Without --yes, only say what would go. The server may be running.",
     )
-    parser.add_argument(
-        "--db",
-        type=not_blank("--db is empty"),
-        default=None,
-        help="SQLite file or database URL, as for hokm serve (var/hokm.db)",
-    )
+    add_database_option(parser)
     parser.add_argument(
         "--days",
         type=whole_number("--days", 1, 36_500),

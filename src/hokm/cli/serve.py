@@ -23,6 +23,7 @@ from hokm.cli import clip, not_blank, whole_number
 from hokm.table import TableConfig
 
 __all__ = [
+    "add_database_option",
     "check_database",
     "check_listen",
     "check_redis",
@@ -255,6 +256,16 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C, a server's usual stop: its log said "Shutting down"
         return 130
     return 0
+
+
+def add_database_option(parser: argparse.ArgumentParser) -> None:
+    """``--db`` of an operator's tool that works on the server's database."""
+    parser.add_argument(
+        "--db",
+        type=not_blank("--db is empty"),
+        default=None,
+        help="SQLite file or database URL, as for hokm serve (var/hokm.db)",
+    )
 
 
 def missing_database_file(url: str) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from hokm.arena import TournamentReport, run_tournament
 from hokm.cli import clip_quoted, count
-from hokm.cli.arena import Progress, add_match_options, match_rules, print_json, signed
+from hokm.cli.arena import Progress, add_match_options, match_rules, print_report, signed
 
 __all__ = ["format_tournament", "register", "run"]
 
@@ -88,28 +88,20 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
             "are of the boards played",
             file=err,
         )
-        _print(partial, args, shown, out, interrupted=True)
+        print_report(
+            partial.to_dict(),
+            lambda: format_tournament(partial, preset=args.preset),
+            args,
+            shown,
+            out,
+            interrupted=True,
+        )
         return 130
     shown.end()
-    _print(report, args, shown, out)
+    print_report(
+        report.to_dict(), lambda: format_tournament(report, preset=args.preset), args, shown, out
+    )
     return 0
-
-
-def _print(
-    report: TournamentReport,
-    args: argparse.Namespace,
-    shown: Progress,
-    out: TextIO,
-    *,
-    interrupted: bool = False,
-) -> None:
-    if args.json:
-        data = {**report.to_dict(), "clock": "cpu" if args.cpu_time else "wall"}
-        if interrupted:
-            data["interrupted"] = True
-        print_json(data, args, shown, out)
-    else:
-        print(format_tournament(report, preset=args.preset), file=out)
 
 
 def format_tournament(report: TournamentReport, *, preset: str | None = None) -> str:

@@ -1,8 +1,10 @@
-// The single-page client: a hash router, the top bar, language and deck settings.
+// The single-page client: a hash router, the top bar, language, theme and deck settings.
 import { clearErrors, focusInView, h, mount, patch } from "./dom.js";
 import { initLang, lang, setLang, t } from "./i18n.js";
-import { saveSettings, settings } from "./settings.js";
+import { applyTheme, saveSettings, settings, THEMES, themeChoice } from "./settings.js";
 import { soundOn } from "./sound.js";
+
+applyTheme(); // first thing (index.html's <head> has already done it, before the first paint)
 
 const ROUTES = [
   [/^\/?$/, () => import("./pages/home.js")],
@@ -87,6 +89,18 @@ function renderChrome() {
     checked: soundOn(),
     onchange: (e) => saveSettings({ ...settings(), sound: e.target.checked }),
   });
+  const theme = h(
+    "select#theme",
+    {
+      onchange: (e) => {
+        saveSettings({ ...settings(), theme: e.target.value });
+        applyTheme();
+      },
+    },
+    THEMES.map((value) =>
+      h("option", { value, selected: themeChoice() === value }, t(`theme_${value}`)),
+    ),
+  );
   // patch, not mount: the link just followed keeps the focus until the page's heading takes it
   patch(
     document.getElementById("nav"),
@@ -102,6 +116,7 @@ function renderChrome() {
       ),
       h("li.deck-opt", {}, h("label", {}, deck4, " ", t("four_colour"))),
       h("li.deck-opt", {}, h("label", {}, sound, " ", t("turn_sound"))),
+      h("li.deck-opt", {}, h("label", { for: "theme" }, t("theme")), " ", theme),
     ),
   );
 }

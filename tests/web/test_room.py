@@ -293,6 +293,30 @@ def test_during_a_game_the_owner_removes_an_onlooker_from_the_chat(
     assert owner.evaluate("window.hokmStore.game.phase") in ("trump", "play")  # the game goes on
 
 
+def test_no_chat_kick_button_beside_a_player_who_sat_down_while_the_owner_watched(
+    new_page: Callable[..., Page],
+) -> None:
+    """A member who joined and then sat down (``seat_changed``, after the owner's page had
+    the room) is a player, not an onlooker: no «بیرون کردن» by their chat during the game
+    (the server would refuse it, ``wrong_status``)."""
+    owner = new_page(viewport=DESKTOP)
+    code = create_room(owner, "Leila")
+    player = new_page(viewport=DESKTOP)
+    join_room(player, "Mina", code)
+    mina = player.evaluate("window.hokmStore.you.player_id")
+    sit(player, 1)
+    for seat in (2, 3):
+        owner.click(f"#add-bot-{seat}")
+        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    owner.wait_for_function("window.hokmStore.table.seats[1].kind === 'human'")
+    owner.click("#start")
+    owner.wait_for_selector(".table-view")
+    player.wait_for_selector(".phrase-btn")
+    player.locator(".phrase-btn").first.click()
+    owner.wait_for_function("document.querySelectorAll('#chat-log li').length >= 1")
+    assert owner.locator(f'[id="chat-kick-{mina}"]').count() == 0
+
+
 def open_chat(page: Page) -> None:
     page.wait_for_selector("#chat-toggle")
     if page.get_attribute("#chat-toggle", "aria-expanded") != "true":

@@ -49,7 +49,9 @@ export function renderChat(ctx) {
   // the list of members without a seat has the button.)
   const table = store.table || {};
   const playing = table.status === "playing" || table.status === "paused";
-  const onlooker = (player) => (table.members || []).some((m) => m.player === player && (m.seat === null || m.seat === undefined));
+  // (by the seats, not the members' `seat`: the store does not follow it when someone sits)
+  const seated = new Set((table.seats || []).map((s) => s.player_id).filter(Boolean));
+  const onlooker = (player) => !seated.has(player) && (table.members || []).some((m) => m.player === player);
   const kickable = new Set();
   if (playing && me && table.owner === me) {
     for (const m of shown) if (m.player && m.player !== me && m.player !== table.creator && onlooker(m.player)) kickable.add(m.player);

@@ -458,3 +458,24 @@ async def test_a_stop_whose_caller_stopped_waiting_still_ends_the_room_cleanly(
         assert actor.task.exception() is None
         assert await storage.get_snapshot(actor.code) is not None
     assert "InvalidStateError" not in caplog.text
+
+
+async def test_a_room_stored_before_the_creator_was_kept_takes_it_from_the_rooms_row(
+    tmp_path: Path,
+) -> None:
+    """A snapshot stored before ``Table.creator`` existed, taken after ownership passed from
+    the room's maker to another member: the creator is the maker (the room's stored owner,
+    never changed since it was made), not the owner of the day, who could otherwise remove
+    the maker and never be removed."""
+    async with _rooms(tmp_path) as (storage, rooms):
+        actor = await rooms.create(Identity("g_ann", "Ann"), RuleSet())
+        code = actor.code
+        actor.table.handle("g_bob", {"type": "join", "name": "Bob"}, time.time())
+        actor.table.owner = "g_bob"  # (as when Ann was away long enough)
+        await actor.stop()
+        rooms.actors.pop(code, None)
+        version, data = await storage.get_snapshot(code) or (0, {})
+        del data["table"]["creator"]  # (as stored before it was kept)
+        await storage.put_snapshot(code, version, data)
+        loaded = await rooms.load_table(code)
+        assert loaded.table.creator == "g_ann"

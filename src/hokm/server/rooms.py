@@ -1429,6 +1429,12 @@ class RoomManager:
         if snapshot is None:
             raise StorageError(f"room {code} has no snapshot")
         snap_seq, data = snapshot
+        if "creator" not in data.get("table", {}):
+            # Stored before Table.creator: its owner then may be one ownership passed to. The
+            # room's row keeps who made it (its owner is never updated).
+            room = await self.storage.get_room(code)
+            if room is not None:
+                data = {**data, "table": {**data["table"], "creator": room.owner}}
         entries = await self.storage.events_after(code, snap_seq)
         finished: list[Finished] = []
         table, seeds = replay(data, [e.data for e in entries], now=time.time(), finished=finished)

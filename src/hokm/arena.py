@@ -512,6 +512,13 @@ class TournamentReport:
     rules: RuleSet
     boards: int
     matches: dict[tuple[int, int], ArenaReport] = field(default_factory=dict)
+    #: the pairs whose match ran to its end (boards and games); a tournament stopped early
+    #: (Ctrl-C) has fewer than all the pairs
+    complete: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def pairs(self) -> int:
+        return len(self.bots) * (len(self.bots) - 1) // 2
 
     def played(self, i: int, j: int) -> bool:
         """Whether bots ``i`` and ``j`` played a whole board (a tournament stopped early has
@@ -629,6 +636,7 @@ def run_tournament(
         report.matches[i, j] = run_arena(
             a, b, boards=boards, seed=seed, rules=rules, games=games, progress=step, clock=clock
         )
+        report.complete.append((i, j))
     return report
 
 

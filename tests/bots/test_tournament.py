@@ -153,7 +153,7 @@ def test_ctrl_c_shows_the_boards_played_and_leaves_the_pairs_that_never_met_blan
     out, err = io.StringIO(), io.StringIO()
     assert command.run(_parse(argv), out=out, err=err) == 130  # type: ignore[arg-type]
     text = out.getvalue()
-    assert "stopped early: a match played only 3 boards" in text
+    assert "stopped early: random vs rule played 3 boards; the standings" in text
     assert "not played" in text and "standings" in text
     assert re.search(r"rule +\+[0-9.]+ +\(hands", text)  # (3 boards against random)
     assert "interrupted with 1 of 3 matches whole" in err.getvalue()
@@ -177,3 +177,26 @@ def test_ctrl_c_shows_the_boards_played_and_leaves_the_pairs_that_never_met_blan
     hands[:] = [1] * 14  # Ctrl-C in the first board: nothing whole to show
     with pytest.raises(KeyboardInterrupt):
         command.run(_parse(argv), out=io.StringIO(), err=io.StringIO())  # type: ignore[arg-type]
+
+
+def test_ctrl_c_during_a_matchs_games_says_the_match_was_cut_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every board played, the last match's games cut short: not "3 of 3 matches whole"."""
+    import hokm.arena
+
+    real = hokm.arena._play_game
+    games: list[int] = []
+
+    def stopped_in_the_last_matchs_second_game(*args: object, **kwargs: object) -> object:
+        games.append(1)
+        if len(games) == 2 + 2 + 2:  # two matches of 2 games, then the third match's second
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hokm.arena, "_play_game", stopped_in_the_last_matchs_second_game)
+    argv = ["tournament", "random", "naive", "rule", "--boards", "4", "--games", "2"]
+    out, err = io.StringIO(), io.StringIO()
+    assert command.run(_parse(argv), out=out, err=err) == 130  # type: ignore[arg-type]
+    assert "interrupted with 2 of 3 matches whole" in err.getvalue()
+    assert "stopped early: naive vs rule played 4 boards and 1 game;" in out.getvalue()

@@ -105,6 +105,8 @@ def test_prune_refuses_what_it_cannot_use(
         main(["prune", "--db", str(tmp_path / "x.db"), "--days", "0"])
     assert exit_.value.code == 2
     assert "--days is from 1 to 36500" in capsys.readouterr().err
+    assert main(["prune", "--db", str(tmp_path / "x.db"), "--vacuum"]) == 2
+    assert "--vacuum goes with --yes" in capsys.readouterr().err
     pg = "postgresql://postgres@127.0.0.1:5432/test"
     assert main(["prune", "--db", pg, "--yes", "--vacuum"]) == 2
     assert "--vacuum is for a SQLite file" in capsys.readouterr().err

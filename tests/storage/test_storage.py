@@ -174,11 +174,16 @@ async def test_pruning_deletes_only_old_inputs_before_their_rooms_snapshot(
     await storage.append_events("B", 1, [{"n": 1}, {"n": 2}], at=old)  # no snapshot
     await storage.append_events("C", 1, [{"n": 1}, {"n": 2}, {"n": 3}], at=new)
     await storage.put_snapshot("C", 3, {"v": 3})  # recent: kept
-    assert await storage.prune_inputs(2_000, dry_run=True) == (4, 4 * len('{"n":1}'), 1)
+    for code in ("D", "E"):  # two small rooms, pruned in one commit; bytes, not letters
+        await storage.append_events(code, 1, [{"t": "سلام"}, {"t": "سلام"}], at=old)
+        await storage.put_snapshot(code, 2, {"v": 2})
+    size = 4 * len('{"n":1}') + 2 * len('{"t":"سلام"}'.encode())
+    assert await storage.prune_inputs(2_000, dry_run=True) == (6, size, 3)
     assert len(await storage.events_after("A", 0)) == 8
-    rows, size, rooms = await storage.prune_inputs(2_000, rooms_per_commit=1)
-    assert (rows, size, rooms) == (4, 4 * len('{"n":1}'), 1)
+    # (A's four in two ranges of versions, D's and E's together)
+    assert await storage.prune_inputs(2_000, rows_per_commit=3) == (6, size, 3)
     assert [e.version for e in await storage.events_after("A", 0)] == [5, 6, 7, 8]
+    assert [e.version for e in await storage.events_after("D", 0)] == [2]
     assert [e.version for e in await storage.events_after("B", 0)] == [1, 2]
     assert [e.version for e in await storage.events_after("C", 0)] == [1, 2, 3]
     assert await storage.last_version("A") == 8

@@ -81,10 +81,9 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         if partial is None or not any(m.boards for m in partial.matches.values()):
             raise
         shown.end()
-        pairs = len(partial.bots) * (len(partial.bots) - 1) // 2
-        whole = sum(m.boards == partial.boards for m in partial.matches.values())
         print(
-            f"hokm tournament: interrupted with {whole} of {pairs} matches whole: the figures "
+            f"hokm tournament: interrupted with {len(partial.complete)} of {partial.pairs} "
+            "matches whole: the figures "
             "are of the boards played",
             file=err,
         )
@@ -111,11 +110,16 @@ def format_tournament(report: TournamentReport, *, preset: str | None = None) ->
         f"tournament: {len(names)} bots, {count(report.boards, 'board')} per pair, "
         f"seed {report.seed!r}, preset {preset or 'platform-a'}",
     ]
-    short = sorted({m.boards for m in report.matches.values() if 0 < m.boards < report.boards})
-    if short or len(report.matches) < len(names) * (len(names) - 1) // 2:
+    if len(report.complete) < report.pairs:  # (Ctrl-C: what the match cut short had played)
+        cut = [
+            f"{names[i]} vs {names[j]} played {count(m.boards, 'board')}"
+            + (f" and {count(m.games, 'game')}" if m.games else "")
+            for (i, j), m in sorted(report.matches.items())
+            if (i, j) not in report.complete and m.boards
+        ]
         lines.append(
             "stopped early: "
-            + (f"a match played only {', '.join(map(str, short))} boards; " if short else "")
+            + "".join(f"{text}; " for text in cut)
             + "the standings are of the boards played"
         )
     # A cell is "+0.123±0.456" (12 characters): five bots of short names fit 80 columns. Longer

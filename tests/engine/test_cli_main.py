@@ -91,6 +91,8 @@ def test_version_and_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> 
         (["--allow-origin", "https://*.example.com"], "not an origin"),
         (["--allow-origin", "https://x y"], "not an origin"),
         (["--db", ""], "--db is empty"),  # it used to mean the default database, silently
+        (["--prune-days", "-1"], "--prune-days is from 0 to 36500, not -1"),
+        (["--prune-days", "1.5"], "not a whole number: '1.5'"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(

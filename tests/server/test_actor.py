@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import gc
+import logging
 import random
 import time
 from collections.abc import AsyncIterator
@@ -479,3 +480,38 @@ async def test_a_room_stored_before_the_creator_was_kept_takes_it_from_the_rooms
         await storage.put_snapshot(code, version, data)
         loaded = await rooms.load_table(code)
         assert loaded.table.creator == "g_ann"
+
+
+async def test_the_sweeper_prunes_old_inputs_once_a_day_when_asked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``prune_days``: the sweeper deletes the inputs before their room's snapshot older than
+    that (as ``hokm prune``), logs it, and comes back in a day; without it nothing goes."""
+    storage = SqlStorage(str(tmp_path / "h.db"))
+    await storage.start()
+    old = int((time.time() - 3 * 86_400) * 1000)  # three days ago
+    await storage.append_events("OLDONE", 1, [{"n": i} for i in range(5)], at=old)  # 1…5
+    await storage.put_snapshot("OLDONE", 4, {"v": 4})
+    never = RoomManager(storage, settings(tmp_path / "h.db", room_idle_seconds=0.05))
+    never.prune_next = 0.0  # (due at once, but not asked for)
+    await never.start()
+    await asyncio.sleep(0.2)  # several sweeps
+    await never.shutdown()
+    assert len(await storage.events_after("OLDONE", 0)) == 5
+    caplog.set_level(logging.INFO, logger="hokm.server.rooms")
+    rooms = RoomManager(storage, settings(tmp_path / "h.db", room_idle_seconds=0.05, prune_days=2))
+    assert rooms.prune_next > time.time() + 500  # not at the start: ten minutes after it
+    rooms.prune_next = 0.0
+    try:
+        await rooms.start()
+        for _ in range(100):
+            if len(await storage.events_after("OLDONE", 0)) == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert [e.version for e in await storage.events_after("OLDONE", 0)] == [4, 5]
+        assert rooms.prune_next > time.time() + 86_000  # next in a day
+        assert "pruned 3 stored inputs" in caplog.text
+        assert await rooms.prune_old_inputs(time.time()) == 0  # nothing left
+    finally:
+        await rooms.shutdown()
+        await storage.close()

@@ -188,6 +188,13 @@ def register(subparsers: Any) -> None:
         "(300; 0: CPython's own heuristic)",
     )
     parser.add_argument(
+        "--prune-days",
+        type=whole_number("--prune-days", 0, 36_500),
+        default=0,
+        help="once a day, delete the stored inputs older than this many days that no restart "
+        "reads again, as hokm prune does (0, the default: never)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=LOG_LEVELS,
@@ -234,7 +241,10 @@ def run(args: argparse.Namespace) -> int:
     if args.hand_pause is not None:
         table = dataclasses.replace(table, hand_pause=args.hand_pause)
     settings = dataclasses.replace(
-        settings, table=table, full_gc_seconds=args.full_gc_seconds or None
+        settings,
+        table=table,
+        full_gc_seconds=args.full_gc_seconds or None,
+        prune_days=args.prune_days or None,
     )
     logging.config.dictConfig(log_config(args.log_level))
     config = uvicorn.Config(

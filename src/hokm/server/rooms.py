@@ -78,6 +78,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 SIDE_QUEUE = 8  # jobs outside the rooms (RoomManager.offload) waiting before more are refused
 ANALYSIS_QUEUE = 4  # analyses (RoomManager.analyse) running or waiting before more are refused
+DAY = 86_400.0
+PRUNE_FIRST_SECONDS = 600.0  # the first daily prune of old inputs (prune_days) after a start
 
 
 class Busy(Exception):
@@ -1052,6 +1054,9 @@ class RoomManager:
         self.catch_up_due = False
         self._catch_up_wait = 0.0  # after a failed catch-up: 60 s, doubling up to an hour
         self._catch_up_next = 0.0
+        # The next daily prune of old inputs (``prune_days``): ten minutes after the start,
+        # not while a restart's recovery and returning players load rooms.
+        self.prune_next = time.time() + PRUNE_FIRST_SECONDS
         # The lock of each room being loaded or unloaded (while someone holds or waits for it).
         self._loading: dict[str, _RoomLock] = {}
         self._pool: concurrent.futures.Executor | None = None
@@ -1144,6 +1149,34 @@ class RoomManager:
             if self.catch_up_due and time.time() >= self._catch_up_next:
                 await self.catch_up()
             await self.unload_idle(time.time())
+            if self.settings.prune_days and time.time() >= self.prune_next:
+                await self.prune_old_inputs(time.time())
+
+    async def prune_old_inputs(self, now: float) -> int:
+        """Delete the stored inputs before their room's snapshot older than ``prune_days``
+        (``hokm prune``; at most 2,000 in one commit, through this process's writer, so the
+        rooms' own writes go on between them). Next time in a day, or in an hour if it failed.
+        The inputs deleted."""
+        days = self.settings.prune_days or 0
+        try:
+            deleted, size, rooms = await self.storage.prune_inputs(int((now - days * DAY) * 1000))
+        except Exception:
+            log.exception(
+                "pruning the inputs older than %d days failed; tried again in an hour", days
+            )
+            self.prune_next = now + 3600
+            return 0
+        self.prune_next = now + DAY
+        if deleted:
+            log.info(
+                "pruned %d stored inputs (%.1f MB) of %d rooms, older than %d days and before "
+                "their room's snapshot",
+                deleted,
+                size / 1e6,
+                rooms,
+                days,
+            )
+        return deleted
 
     async def unload_idle(self, now: float) -> list[str]:
         """Unload (store and stop) every room nobody has been connected to or sent an input

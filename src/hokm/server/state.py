@@ -84,6 +84,9 @@ class Settings:
     # sets 300: see hokm.server.rooms.FullCollections.
     full_gc_seconds: float | None = None
     snapshot_every: int = 64  # logged inputs between table snapshots
+    # Once a day, delete the stored inputs before their room's snapshot that are older than
+    # this many days (as ``hokm prune --days``); None: never (the operator prunes, or not).
+    prune_days: int | None = None
     room_idle_seconds: float = 600.0  # rooms with no connection are unloaded after this
     table: TableConfig = field(default_factory=TableConfig)
     web_dir: str | None = None  # the static client; default: the package's web/ directory

@@ -489,6 +489,45 @@ def test_a_player_who_times_out_is_told_and_comes_back_with_a_button(
     )
 
 
+# Every toast the page shows, however briefly, in ``window.toastsSeen``.
+_SEEN_TOASTS = """
+window.toastsSeen = [];
+new MutationObserver((changes) => {
+  for (const change of changes)
+    for (const node of change.addedNodes)
+      if (node.classList?.contains("toast")) window.toastsSeen.push(node.textContent);
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_time_ran_out_is_no_longer_said_once_the_next_turn_comes(
+    new_page: Callable[..., Page],
+) -> None:
+    """«وقت شما تمام شد؛ یک برگ به جای شما بازی می‌شود.» stays up 6 s, longer than bots take
+    to play round: it was still there, in red, under «نوبت شماست» of the next turn."""
+    page = new_page(viewport=PHONE)
+    page.add_init_script(_SEEN_TOASTS)
+    create_room(page, "Sara")
+    for seat in (1, 2, 3):
+        page.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
+    page.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    reply = page.evaluate(
+        "hokmConn.command('set_rules', {options: {trump_seconds: 20, turn_seconds: 1.5}})"
+    )
+    assert reply["type"] == "ack", reply
+    page.click("#start")
+    page.wait_for_selector(DECISION)
+    if page.locator(TRUMP_BUTTONS).count():  # the hakem names trump in time
+        take_turn(page)
+    timed_out = "یک برگ به جای شما بازی می‌شود"
+    # A card's time ran out, and a card was played for this player: said (the bots here play
+    # at once, so the next turn may come within milliseconds)
+    page.wait_for_function(f"window.toastsSeen.some((t) => t.includes({timed_out!r}))")
+    page.wait_for_function("hokmStore.legal('play').length > 0")  # the next card of theirs
+    assert page.locator(".toast", has_text=timed_out).count() == 0
+    take_turn(page)  # (in time: not away)
+
+
 def test_rule_options_take_persian_digits_and_say_which_field_is_wrong(
     new_page: Callable[..., Page],
 ) -> None:

@@ -202,10 +202,9 @@ export async function render(main, [rawCode]) {
     const status = store.table.status;
     // Your turn: a "not your turn" said just before it is out of date.
     const myTurn = store.legal("play").length > 0;
-    if (myTurn && !ui.myTurn) {
-      const stale = t("not_your_turn_now");
-      for (const el of document.querySelectorAll("#toasts .toast.error")) if (el.textContent === stale) el.remove();
-    }
+    // So is "your time ran out, a card is played for you" (up for 6 s, as long as the bots
+    // may take to play round to you again).
+    if (myTurn && !ui.myTurn) for (const key of ["not_your_turn_now", "you_timeout_card"]) dropToast(t(key));
     ui.myTurn = myTurn;
     // A decision of yours begins (a card, trump, bam): a chat sheet over the bottom of a
     // phone's screen would hide the hand and take the taps meant for it, so it folds.

@@ -126,5 +126,11 @@ def test_prune_vacuums_a_sqlite_file(
     assert capsys.readouterr().out.startswith("nothing to prune")
     big = db.stat().st_size
     assert _prune(monkeypatch, "--db", str(db), "--yes", "--vacuum") == 0
-    assert "nothing to prune" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "nothing to prune" in said.out and "stop it first" in said.err
     assert db.stat().st_size < big - 500_000
+    # the figures are of the database file, not of a -wal emptied on the way
+    assert f"the database file went from {big / 1e6:.1f} MB to " in said.out
+    assert _prune(monkeypatch, "--db", str(db), "--yes", "--vacuum", "--json") == 0
+    (data,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert data["file_bytes_before"] == data["file_bytes_after"] == db.stat().st_size

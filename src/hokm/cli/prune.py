@@ -125,7 +125,7 @@ def _say(
     else:
         print(f"deleted {what}")
     if vacuumed is not None:
-        print(f"the file went from {_mb(vacuumed[0])} to {_mb(vacuumed[1])}")
+        print(f"the database file went from {_mb(vacuumed[0])} to {_mb(vacuumed[1])}")
     elif sqlite_file and rows:
         print(
             "SQLite reuses the freed space for new games; to give it back to the disk, run "
@@ -160,18 +160,21 @@ async def _prune(url: str, before: int, *, dry_run: bool) -> tuple[int, int, int
 
 
 def _vacuum(file: str) -> tuple[int, int]:
-    """Rewrite the SQLite file without its free pages: (bytes before, bytes after), the
-    write-ahead log folded in first."""
+    """Rewrite the SQLite file without its free pages: the file's bytes before and after,
+    its write-ahead log folded in first (so the figures are of the database, not of a
+    ``-wal`` emptied on the way)."""
     import os
 
-    def size() -> int:
-        return sum(os.path.getsize(f) for f in (file, file + "-wal") if os.path.exists(f))
-
-    was = size()
+    print(
+        f"rewriting {file}: a server using it waits until this ends (stop it first)",
+        file=sys.stderr,
+    )
     conn = sqlite3.connect(file, timeout=60, isolation_level=None)
     try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        was = os.path.getsize(file)
         conn.execute("VACUUM")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         conn.close()
-    return was, size()
+    return was, os.path.getsize(file)

@@ -124,6 +124,11 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert analysis_link == f"{replay}/analysis"
     record = page.request.get(href).json()
     assert record["hands"] and all(len(h["plays"]) >= 28 for h in record["hands"])
+    # On a phone the record's row and the owner's row do not touch («تحلیل بازی» sat on
+    # «بازی تازه»).
+    above = page.locator("#open-analysis").bounding_box()
+    below = page.locator("#continue").bounding_box()
+    assert above and below and below["y"] - (above["y"] + above["height"]) >= 6, (above, below)
 
     # The owner starts a new game in the same room, then closes it: back to the lobby.
     page.click("#continue")

@@ -9,13 +9,21 @@ PORT ?= 8000
 
 .PHONY: run test lint typecheck pytest format clean golden bench
 
+# `make run` needs only what the server runs on; `make test` adds the tools (pytest, mypy,
+# ruff, Playwright…), which serve the running server too.
+$(VENV)/.installed-run: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
-	touch $@
+	touch $@ $(VENV)/.installed-run
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed-run
 	$(BIN)/hokm serve --port $(PORT)
 
 test: $(VENV)/.installed

@@ -456,21 +456,25 @@ def test_a_spectator_is_told_so_at_the_table(new_page: Callable[..., Page]) -> N
     shot(watcher, "phone-spectator")
 
 
+def _short_turns_with_bots(page: Page, *, trump_seconds: float) -> None:
+    """A room of Sara's and three easy bots, 1.5 s a turn, started."""
+    create_room(page, "Sara")
+    for seat in (1, 2, 3):
+        page.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
+    page.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    options = f"{{trump_seconds: {trump_seconds}, turn_seconds: 1.5}}"
+    reply = page.evaluate(f"hokmConn.command('set_rules', {{options: {options}}})")
+    assert reply["type"] == "ack", reply
+    page.click("#start")
+
+
 def test_a_player_who_times_out_is_told_and_comes_back_with_a_button(
     new_page: Callable[..., Page],
 ) -> None:
     """Time running out is said to the player in their own words (trump or card chosen for
     them); after two misses the banner speaks to them and «برگشتم» gives the seat back."""
     page = new_page(viewport=PHONE)
-    create_room(page, "Sara")
-    for seat in (1, 2, 3):
-        page.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
-    page.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
-    reply = page.evaluate(
-        "hokmConn.command('set_rules', {options: {trump_seconds: 1.5, turn_seconds: 1.5}})"
-    )
-    assert reply["type"] == "ack", reply
-    page.click("#start")
+    _short_turns_with_bots(page, trump_seconds=1.5)
     page.wait_for_selector(".table-view")
     said = page.locator(".toast", has_text="وقت شما تمام شد")
     said.first.wait_for()
@@ -507,15 +511,7 @@ def test_time_ran_out_is_no_longer_said_once_the_next_turn_comes(
     to play round: it was still there, in red, under «نوبت شماست» of the next turn."""
     page = new_page(viewport=PHONE)
     page.add_init_script(_SEEN_TOASTS)
-    create_room(page, "Sara")
-    for seat in (1, 2, 3):
-        page.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
-    page.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
-    reply = page.evaluate(
-        "hokmConn.command('set_rules', {options: {trump_seconds: 20, turn_seconds: 1.5}})"
-    )
-    assert reply["type"] == "ack", reply
-    page.click("#start")
+    _short_turns_with_bots(page, trump_seconds=20)
     page.wait_for_selector(DECISION)
     if page.locator(TRUMP_BUTTONS).count():  # the hakem names trump in time
         take_turn(page)

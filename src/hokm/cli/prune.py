@@ -28,6 +28,7 @@ import time
 
 from hokm.cli import clip, whole_number
 from hokm.cli.serve import add_database_option, check_database, missing_database_file
+from hokm.cli.serve import sqlite_file as sqlite_file_of
 
 __all__ = ["register", "run"]
 
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from hokm.storage import StorageError, database_url
 
     url = database_url(args.db)
-    sqlite_file = _sqlite_file(url)
+    sqlite_file = sqlite_file_of(url)
     if args.vacuum and not args.yes:
         print("hokm prune: --vacuum goes with --yes (it rewrites the file)", file=sys.stderr)
         return EXIT_INPUT
@@ -131,17 +132,6 @@ def _say(
             "SQLite reuses the freed space for new games; to give it back to the disk, run "
             "this again with --vacuum, with the server stopped"
         )
-
-
-def _sqlite_file(url: str) -> str | None:
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        return None
-    return parsed.database if parsed.drivername.startswith("sqlite") else None
 
 
 def _mb(size: int) -> str:

@@ -32,6 +32,7 @@ __all__ = [
     "origin",
     "register",
     "run",
+    "sqlite_file",
 ]
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -278,20 +279,26 @@ def add_database_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def missing_database_file(url: str) -> str | None:
-    """Why an operator's tool (``hokm accounts``, ``hokm prune``) refuses ``url``: a SQLite
-    file that is not there is a mistyped ``--db``, said, not made anew (as the server would
-    make it) to find nothing in. None otherwise."""
-    from pathlib import Path
-
+def sqlite_file(url: str) -> str | None:
+    """The file of a SQLite ``url`` (None for another database, or a URL that is none:
+    :func:`check_database` says what is wrong with it)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
     try:
         parsed = make_url(url)
     except ArgumentError:
-        return None  # (check_database says what is wrong with it)
-    file = parsed.database if parsed.drivername.startswith("sqlite") else None
+        return None
+    return parsed.database if parsed.drivername.startswith("sqlite") else None
+
+
+def missing_database_file(url: str) -> str | None:
+    """Why an operator's tool (``hokm accounts``, ``hokm prune``) refuses ``url``: a SQLite
+    file that is not there is a mistyped ``--db``, said, not made anew (as the server would
+    make it) to find nothing in. None otherwise."""
+    from pathlib import Path
+
+    file = sqlite_file(url)
     if file and file != ":memory:" and not Path(file).is_file():
         return f"no database at {clip(file)} (check --db or HOKM_DATABASE_URL)"
     return None

@@ -83,8 +83,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         shown.end()
         print(
             f"hokm tournament: interrupted with {len(partial.complete)} of {partial.pairs} "
-            "matches whole: the figures "
-            "are of the boards played",
+            "matches whole: the figures are of the boards played",
             file=err,
         )
         print_report(

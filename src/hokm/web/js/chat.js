@@ -3,7 +3,7 @@ import { h, labelled } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { EMOJI, phraseText } from "./common.js";
 import { chatIcon, muteIcon } from "./icons.js";
-import { kickButton } from "./lobby.js";
+import { kickButton, mayKick } from "./lobby.js";
 
 export function inHand(store) {
   const game = store.game;
@@ -44,18 +44,14 @@ export function renderChat(ctx) {
   const muted = mutedPlayers();
   const speaker = (m) => m.name ?? (typeof m.seat === "number" ? store.seatName(m.seat) : "?");
   const shown = store.chat.filter((m) => !muted.has(m.player));
-  // During a game the owner may remove an onlooker (a member without a seat, never the room's
-  // creator) who misbehaves in the chat: by the newest message of theirs shown. (In the lobby
-  // the list of members without a seat has the button.)
+  // During a game the owner may remove an onlooker (a member without a seat) who misbehaves
+  // in the chat: by the newest message of theirs shown. (In the lobby the list of members
+  // without a seat has the button.)
   const table = store.table || {};
   const playing = table.status === "playing" || table.status === "paused";
-  // (by the seats, not the members' `seat`: the store does not follow it when someone sits)
-  const seated = new Set((table.seats || []).map((s) => s.player_id).filter(Boolean));
-  const onlooker = (player) => !seated.has(player) && (table.members || []).some((m) => m.player === player);
+  const member = (player) => (table.members || []).some((m) => m.player === player);
   const kickable = new Set();
-  if (playing && me && table.owner === me) {
-    for (const m of shown) if (m.player && m.player !== me && m.player !== table.creator && onlooker(m.player)) kickable.add(m.player);
-  }
+  if (playing) for (const m of shown) if (member(m.player) && mayKick(table, me, m.player)) kickable.add(m.player);
   const lastOf = new Map(shown.slice(-50).map((m, i) => [m.player, i]));
   // The muted players heard in this room, each with a button to hear them again.
   const silenced = new Map();

@@ -70,7 +70,7 @@ export function renderLobby(ctx) {
     !ui.spectator && !filled && !running && (store.mySeat === null || store.mySeat === undefined)
       ? h("p.note.call#choose-seat", { role: "status" }, t("choose_seat"))
       : null,
-    unseated.length && !(owner && canKick(table))
+    unseated.length && !(owner && !running)
       ? h(
           "p.small#unseated",
           {},
@@ -81,12 +81,12 @@ export function renderLobby(ctx) {
         )
       : null,
     // The owner sees who waits without a seat one by one, each with «بیرون کردن».
-    unseated.length && owner && canKick(table)
+    unseated.length && owner && !running
       ? h(
           "div.small#unseated",
           {},
           h("p", {}, t("in_room_no_seat")),
-          h("ul.unseated-list", {}, unseated.map((m) => h("li", { dataset: { player: m.player } }, m.name, " ", canKick(table, m.player) ? kickButton(ctx, m.player, m.name) : null))),
+          h("ul.unseated-list", {}, unseated.map((m) => h("li", { dataset: { player: m.player } }, m.name, " ", mayKick(table, me, m.player) ? kickButton(ctx, m.player, m.name) : null))),
         )
       : null,
     h("div.seats", { role: "list" }, [0, 1, 2, 3].map((i) => seatCard(ctx, table.seats[i], running))),
@@ -186,7 +186,7 @@ function seatCard(ctx, seat, running) {
       }
     }
   }
-  if (!running && owner && seat.kind === "human" && !mine && seat.player_id && canKick(store.table, seat.player_id) && !store.table.quick) {
+  if (!running && seat.kind === "human" && mayKick(store.table, store.you?.player_id, seat.player_id)) {
     controls.push(kickButton(ctx, seat.player_id, seat.name));
   }
   const name = seat.kind === "empty" ? t("seat_empty") : seat.name;
@@ -199,10 +199,14 @@ function seatCard(ctx, seat, running) {
   );
 }
 
-/** The owner may remove a member from the room (not during a game; in a quick game's room
- * only onlookers): for good, so the button asks once more before it does. */
-function canKick(table, player) {
-  return table.status !== "playing" && table.status !== "paused" && (player === undefined || player !== table.creator);
+/** Whether the owner (``me``) may remove ``player`` from the room, as the server's ``kick``
+ * has it: never oneself or the room's creator; a player seated in a game in progress, or in a
+ * quick game's room, not while seated. It is for good, so the button asks once more. */
+export function mayKick(table, me, player) {
+  if (!me || !player || table.owner !== me || player === me || player === table.creator) return false;
+  const seated = table.seats.some((s) => s.player_id === player);
+  const running = table.status === "playing" || table.status === "paused";
+  return !(seated && (running || table.quick));
 }
 
 export function kickButton(ctx, player, name, where = "kick") {

@@ -689,3 +689,88 @@ def test_a_chime_says_the_turn_came_unless_turned_off_in_the_menu(
     page.reload()
     page.wait_for_selector(".table-view")
     assert not page.is_checked("#sound")  # kept in this browser
+
+
+_SHEET_ROWS = """() => [...document.querySelectorAll('#hands-sheet tbody tr')].map(
+    (tr) => [...tr.children].map((c) => c.textContent.trim()))"""
+
+_SHEET_STORE = """async () => {
+    const { RoomStore } = await import('/js/store.js');
+    const s = new RoomStore('ABCDEF');
+    const row = (hand, score) => ({ hand, hakem: 0, trump: 'S', result: 'normal', winner_team: 0,
+        tricks: [7, 2], points: [1, 0], score, next_hakem: 0, seed: null });
+    s.applySnapshot({ version: 5, table: { status: 'playing', hands: [row(0, [1, 0])],
+        game: { phase: 'play', trump: 'H', hand_number: 1, score: [1, 0] } } });
+    const ended = { kind: 'hand_ended', hand: 1, hakem: 1, result: 'kot', winner_team: 1,
+        tricks: [0, 7], points: [0, 2], score: [1, 2], next_hakem: 2, seed: null };
+    s.applyEvents([{ version: 6, event: ended }]);
+    const after = s.table.hands.map((x) => [x.hand, x.trump, x.score.join('-'), 'kind' in x]);
+    s.version = 5;  // the same event again (a resume that reaches back): one row per hand
+    s.applyEvents([{ version: 6, event: ended }]);
+    const again = s.table.hands.length;
+    s.applyEvents([{ version: 7, event: { kind: 'game_started', game: 2 } }]);
+    return [after, again, s.table.hands.length];
+}"""
+
+
+def test_the_score_sheet_lists_every_hand_of_the_game(new_page: Callable[..., Page]) -> None:
+    """«هَندهای این بازی»: each finished hand in a row (its hakem, trump, tricks, who won and
+    how, its points, the score after it), folded under the table during the game, brought back
+    whole by a reload, and open in the game-over panel, where its rows add up to the final
+    score. It fits a 320 px phone."""
+    page = new_page(viewport={"width": 320, "height": 640})
+    page.goto("/")
+    page.wait_for_selector("#practice")
+    assert page.evaluate(_SHEET_STORE) == [
+        [[0, "S", "1-0", False], [1, "H", "1-2", False]],
+        2,
+        0,
+    ]
+    start_practice(page, "سارا", target=3)
+    assert page.locator("#hands-sheet").count() == 0  # no hand finished yet
+    for _ in range(200):
+        page.wait_for_selector(DECISION, state="attached")
+        if take_turn(page, stop_at_result=True) in ("done", "over"):
+            break
+    page.wait_for_selector("#hands-sheet")
+    if store(page, "s.table.status") != "game_over":
+        assert page.get_attribute("#hands-sheet", "open") is None  # folded during the game
+        assert page.inner_text("#hands-sheet summary").strip() == "هَندهای این بازی: ۱"
+        page.click("#hands-sheet summary")
+        first = page.evaluate(_SHEET_ROWS)
+        result = store(page, "s.table.hands[0]")
+        mine = store(page, "s.mySeat") % 2
+        assert len(first) == 1 and first[0][0] == "۱"
+        assert first[0][1] == store(page, f"s.seatName({result['hakem']})")
+        assert first[0][4].startswith("ما" if result["winner_team"] == mine else "حریف")
+        assert first[0][5] == persian_digits(str(result["points"][result["winner_team"]]))
+        ours, theirs = (persian_digits(str(result["score"][t])) for t in (mine, 1 - mine))
+        assert first[0][6].replace(" ", "") == f"{ours}–{theirs}"
+        page.locator("#hands-sheet").scroll_into_view_if_needed()
+        shot(page, "phone320-score-sheet-during-the-game")
+        page.reload()  # the snapshot brings the sheet back
+        page.wait_for_selector("#hands-sheet")
+        page.click("#hands-sheet summary")
+        assert page.evaluate(_SHEET_ROWS) == first
+    play_until_game_over(page)
+    page.wait_for_selector("#game-over #hands-sheet[open]")
+    rows = page.evaluate(_SHEET_ROWS)
+    hands = store(page, "s.table.hands")
+    assert len(rows) == len(hands) >= 1
+    assert [r[0] for r in rows] == [persian_digits(str(h["hand"] + 1)) for h in hands]
+    total = [0, 0]
+    for h in hands:  # each row's score is the one before plus its points
+        total = [total[0] + h["points"][0], total[1] + h["points"][1]]
+        assert h["score"] == total, hands
+    assert total == store(page, "s.game.score")
+    sheet = page.locator("#hands-sheet table")
+    assert page.evaluate(
+        "(() => { const t = document.querySelector('#hands-sheet table');"
+        " return t.scrollWidth <= t.clientWidth + 1"
+        " && t.getBoundingClientRect().right <= window.innerWidth; })()"
+    ), sheet.bounding_box()
+    page.locator("#hands-sheet").scroll_into_view_if_needed()
+    shot(page, "phone320-score-sheet")
+    page.set_viewport_size(DESKTOP)
+    page.locator("#hands-sheet").scroll_into_view_if_needed()
+    shot(page, "desktop-score-sheet")

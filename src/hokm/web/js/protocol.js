@@ -27,6 +27,7 @@ export function normTable(table, msg = {}) {
   if (!("game" in t) || t.game === undefined) t.game = msg.game ?? null;
   t.timer = normTimer(t.timer ?? msg.timer ?? msg.turn ?? null);
   t.chat = t.chat ?? msg.chat ?? [];
+  t.hands = Array.isArray(t.hands) ? t.hands : Array.isArray(msg.hands) ? msg.hands : []; // this game's finished hands
   t.paused = Boolean(t.paused || t.status === "paused");
   if (t.owner && typeof t.owner === "object") t.owner = t.owner.id ?? t.owner.player_id;
   return t;

@@ -188,6 +188,7 @@ export class RoomStore {
         table.game_number = ev.game ?? table.game_number;
         table.hinted = [];
         table.grace = [];
+        table.hands = [];
         this.handResult = null;
         return "game";
       case "game_cancelled":
@@ -225,6 +226,10 @@ export class RoomStore {
           game.score = ev.score;
           // The event has no trump: the hand's own, still on the view until the next deal.
           game.last_result = { ...ev, trump: ev.trump ?? game.trump ?? null };
+          // The score sheet (snapshot.hands): one row per hand, a replayed event replaces its row.
+          const row = { ...game.last_result };
+          delete row.kind;
+          table.hands = [...(table.hands || []).filter((x) => x.hand !== ev.hand), row].sort((a, b) => a.hand - b.hand);
         }
         this.handResult = ev;
         this.timer = null;

@@ -50,6 +50,7 @@ export function renderTable(ctx) {
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : h("p.note#spectator-note", {}, t("spectating_table")),
     h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), previousGameLink(ctx)),
+    store.table.status === "game_over" ? null : handsSheet(ctx),
     aceDrawInfo(store),
     h(
       "details.rules-now#table-rules",
@@ -554,6 +555,57 @@ function lastTrickPanel(ctx, bottom) {
   );
 }
 
+/** The score sheet: this game's finished hands, one row each, told from the viewer's side
+ * (a spectator's: team 1 first, as the score bar): the hakem, trump, tricks, who won it (with
+ * the result when it is more than a plain win), its points and the score after it. Folded
+ * during the game; open in the game-over panel (a new `data-stage`, so `patch()` opens it). */
+function handsSheet(ctx) {
+  const { store } = ctx;
+  const hands = store.table.hands || [];
+  if (!hands.length) return null;
+  const mine = store.mySeat;
+  const us = mine === null || mine === undefined ? 0 : mine % 2;
+  const side = (team) => (team === us ? "us" : "them");
+  const over = store.table.status === "game_over";
+  return h(
+    "details.hands-sheet#hands-sheet",
+    { open: over, "data-stage": over ? "over" : "playing" },
+    h("summary", {}, t("hands_sheet"), ": ", num(hands.length)),
+    h(
+      "table",
+      { "aria-label": t("hands_sheet") },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["sheet_hand", "hakem", "trump", "tricks", "sheet_winner", "sheet_points", "sheet_score"].map((key) => h("th", { scope: "col" }, t(key))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        hands.map((r) => {
+          const kind = r.result && r.result !== "normal" ? `${t("sep")}${t(`result_${r.result}`)}` : "";
+          const score = r.score || [0, 0];
+          return h(
+            `tr#sheet-hand-${r.hand}`,
+            {},
+            h("th", { scope: "row" }, num(r.hand + 1)),
+            h("td.name", { dir: "auto", title: store.seatName(r.hakem) }, store.seatName(r.hakem)),
+            h("td", {}, r.trump ? h(`span.suit-${r.trump}`, { role: "img", "aria-label": suitName(r.trump) }, SYMBOL[r.trump]) : "–"),
+            h("td.nowrap", {}, ...tricksText(r.tricks, mine)),
+            h(`td.${side(r.winner_team)}`, {}, teamLabel(store, r.winner_team), kind),
+            h("td", {}, num((r.points || [0, 0])[r.winner_team] ?? 0)),
+            h("td.nowrap", {}, h("b.us", {}, num(score[us] ?? 0)), " – ", h("b.them", {}, num(score[1 - us] ?? 0))),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
 function aceDrawInfo(store) {
   const game = store.game;
   const draw = game.ace_draw || [];
@@ -677,6 +729,7 @@ function gameOver(ctx) {
       {},
       [0, 1].map((team) => h("span.final", {}, `${t("team_n", { n: team + 1 })} (${[team, team + 2].map((s) => store.seatName(s)).join(t("and"))}): `, h("b", {}, num(game.score?.[team] ?? 0)))),
     ),
+    handsSheet(ctx),
     lastGame
       ? h(
           "div.row",

@@ -19,6 +19,8 @@ def test_codes_use_an_unambiguous_alphabet() -> None:
 
 def test_code_normalization_accepts_what_people_type() -> None:
     assert normalize_code(" acd-efg ") == "ACDEFG"
+    # copied from a Persian invitation: bidi isolates, a mark, a no-break space, a ZWNJ
+    assert normalize_code("\u2068ACD\u200fEFG\u2069\u00a0\u200c") == "ACDEFG"
     assert is_code("acd efg")
     assert not is_code("ACDEF0")
 

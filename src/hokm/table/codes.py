@@ -8,11 +8,14 @@
 'ABCD'
 >>> normalize_code("mecxy۶")  # a Persian keyboard's digit 6
 'MECXY6'
+>>> normalize_code("\u2068MECXY6\u2069")  # copied from a Persian sentence
+'MECXY6'
 """
 
 from __future__ import annotations
 
 import random
+import unicodedata
 
 from hokm.engine import latin_digits
 
@@ -31,8 +34,14 @@ def new_code(rng: random.Random, *, length: int = CODE_LENGTH) -> str:
 
 
 def normalize_code(text: str) -> str:
-    """What a person typed, upper-cased, digits made ASCII, without spaces and dashes."""
-    return "".join(ch for ch in latin_digits(text).upper() if ch not in " -_\t")
+    """What a person typed, upper-cased, digits made ASCII, without spaces, dashes and the
+    invisible format marks a Persian message wraps a Latin code in (bidi isolates and marks,
+    zero-width joiners: Unicode category Cf), so a code copied from an invitation works."""
+    return "".join(
+        ch
+        for ch in latin_digits(text).upper()
+        if not (ch.isspace() or ch in "-_" or unicodedata.category(ch) == "Cf")
+    )
 
 
 def is_code(text: str) -> bool:

@@ -863,10 +863,11 @@ export function latinDigits(text) {
   return String(text).replace(/[\u06F0-\u06F9\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) & 0xf));
 }
 
-/** A room code as typed or linked: digits made ASCII, spaces and dashes dropped, letters in
- * capitals (the server's ``normalize_code``). */
+/** A room code as typed or linked: digits made ASCII, spaces, dashes and invisible format
+ * marks (the bidi isolates of a Persian invitation) dropped, letters in capitals (the server's
+ * ``normalize_code``). */
 export function roomCode(text) {
-  return latinDigits(text).replace(/[\s_-]+/g, "").toUpperCase();
+  return latinDigits(text).replace(/[\s_\-\p{Cf}]+/gu, "").toUpperCase();
 }
 
 // In a right-to-left sentence a Latin name ("Maximilian_", "Ali (2)") is set apart (first

@@ -776,3 +776,54 @@ def test_the_owner_removes_a_stranger_who_is_told_and_kept_out(
     join_room(watcher, "Mina", code)
     owner.wait_for_selector("#unseated li button.kick")
     assert "Mina" in owner.inner_text("#unseated li")
+
+
+_FAKE_SHARE = """
+window.shared = [];
+Navigator.prototype.share = function (data) {
+  window.shared.push(data);
+  return window.shareAnswer === 'abort'
+    ? Promise.reject(new DOMException('closed', 'AbortError'))
+    : Promise.resolve();
+};
+"""
+
+
+def test_an_invitation_goes_through_the_phones_share_sheet_and_its_code_joins(
+    new_page: Callable[..., Page],
+) -> None:
+    """Where the browser has a share sheet (phones), the lobby offers «فرستادن دعوت»: a
+    Persian sentence with the room's code and its link, for Telegram or a text message. The
+    code pasted from that sentence (with the invisible marks that keep a Latin code in place in
+    Persian) joins the room. A share closed unsent says nothing; without a share sheet
+    (most desktops) only the link's copy is offered."""
+    owner = new_page(viewport=PHONE)
+    owner.add_init_script(_FAKE_SHARE)
+    code = create_room(owner, "نگار")
+    owner.click("#share-invite")
+    owner.wait_for_function("window.shared.length === 1")
+    sent = owner.evaluate("window.shared[0]")
+    assert sent["url"] == owner.input_value("#share-link")
+    assert sent["url"].endswith(f"/r/{code}")
+    assert sent["text"].startswith("بیا با هم حکم بازی کنیم")
+    assert code in sent["text"] and "\u2068" in sent["text"]  # the code set apart in Persian
+    shot(owner, "phone-lobby-share")
+    # Closed unsent: no copy, no notice.
+    owner.evaluate("window.shareAnswer = 'abort'")
+    owner.click("#share-invite")
+    owner.wait_for_function("window.shared.length === 2")
+    owner.wait_for_timeout(300)
+    assert owner.locator(".toast").count() == 0
+    # A friend pastes the code as it came, in its sentence's marks.
+    friend = new_page()
+    friend.add_init_script("delete Navigator.prototype.share")
+    friend.goto("/")
+    enter_name(friend, "Sam")
+    pasted = sent["text"].split(": ")[-1]
+    assert pasted != code and pasted.strip("\u2068\u2069") == code
+    friend.fill("#code", pasted)
+    friend.click("#join")
+    friend.wait_for_selector(".lobby")
+    assert friend.inner_text("#room-code").strip() == code
+    assert friend.locator("#copy-link").count() == 1
+    assert friend.locator("#share-invite").count() == 0  # no share sheet here

@@ -48,6 +48,17 @@ export function renderLobby(ctx) {
     }
   };
 
+  // A phone's share sheet (Telegram, WhatsApp, a text message…) where the browser has one; the
+  // link's copy stays for the others. A share the person closes unsent is no error.
+  const canShare = typeof navigator.share === "function";
+  const share = async () => {
+    try {
+      await navigator.share({ title: t("invite_title"), text: t("invite_text", { code: store.code }), url: link });
+    } catch (err) {
+      if (err?.name !== "AbortError") copy();
+    }
+  };
+
   return h(
     "div.lobby",
     {},
@@ -61,6 +72,7 @@ export function renderLobby(ctx) {
         {},
         h("input#share-link", { type: "text", readonly: true, value: link, dir: "ltr", "aria-label": t("copy_link"), onfocus: (e) => e.target.select() }),
         h("button#copy-link", { type: "button", onclick: copy }, t("copy_link")),
+        canShare ? h("button.primary#share-invite", { type: "button", onclick: share }, t("share_invite")) : null,
       ),
     ),
     ui.spectator ? h("p.note", {}, t("spectating")) : null,

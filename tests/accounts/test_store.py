@@ -164,6 +164,10 @@ async def test_a_rated_game_is_applied_exactly_once(store: AccountStore) -> None
     assert ratings["a"].mu > 25 > ratings["b"].mu
     assert (await store.stats("a")) == {"points": 1, "games_played": 1, "games_won": 1}
     assert (await store.stats("b")) == {"points": 0, "games_played": 1, "games_won": 0}
+    # the history says how far the game moved each rating (shown rating, before and after)
+    won, lost = (await store.recent_games("a"))[0], (await store.recent_games("b"))[0]
+    assert won["rating_change"] == [0, ratings["a"].shown] and ratings["a"].shown > 0
+    assert lost["rating_change"] == [0, ratings["b"].shown]  # (a fresh rating is shown as 0)
 
 
 async def test_unrated_games_leave_ratings_alone(store: AccountStore) -> None:
@@ -171,6 +175,7 @@ async def test_unrated_games_leave_ratings_alone(store: AccountStore) -> None:
     await store.record_game(GameOutcome("B1", ("a", None, "c", None), winner_team=0, quick=True))
     assert all(r.games == 0 for r in (await store.ratings("abcd")).values())
     assert (await store.stats("a"))["points"] == 2
+    assert [g["rating_change"] for g in await store.recent_games("a")] == [None, None]
 
 
 async def test_leaver_loses_gets_no_points_partner_keeps_rating(store: AccountStore) -> None:
@@ -183,6 +188,7 @@ async def test_leaver_loses_gets_no_points_partner_keeps_rating(store: AccountSt
     assert await store.stats("a") == {"points": 0, "games_played": 1, "games_won": 0}
     assert await store.stats("c") == {"points": 1, "games_played": 1, "games_won": 1}
     assert (await store.recent_games("a"))[0]["result"] == "left"
+    assert (await store.recent_games("c"))[0]["rating_change"] is None  # the partner: not counted
 
 
 async def test_a_game_closed_by_a_leaver_is_a_win_for_the_other_team(

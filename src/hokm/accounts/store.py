@@ -668,11 +668,15 @@ class AccountStore:
     async def _recent(
         self, conn: AsyncConnection, player_id: str, limit: int
     ) -> list[dict[str, Any]]:
-        h = self.t.history
+        h, rec = self.t.history, self.t.recorded
         games = self.storage.t.games  # the stored game, for its final score
         query = (
-            sa.select(h, games.c.score)
-            .select_from(h.outerjoin(games, games.c.game_id == h.c.game_id))
+            sa.select(h, games.c.score, rec.c.rating_changes)
+            .select_from(
+                h.outerjoin(games, games.c.game_id == h.c.game_id).outerjoin(
+                    rec, rec.c.game_id == h.c.game_id
+                )
+            )
             .where(h.c.player_id == player_id)
             .order_by(h.c.at.desc(), h.c.game_id.desc())
             .limit(limit)
@@ -690,6 +694,8 @@ class AccountStore:
                 "finished_at": int(row.at),
                 # the game's score by team (team 0 = seats 0 and 2), if the game is stored
                 "score": _score(row.score),
+                # [shown rating before, after] when the game moved this player's rating
+                "rating_change": _rating_change(row.rating_changes, player_id),
                 "record": f"/api/games/{row.game_id}/record",
             }
             for row in rows
@@ -776,6 +782,17 @@ def _like(text: str) -> str:
     """A LIKE pattern for "holds ``text``" (its own ``%``, ``_`` and ``\\`` taken as they are)."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+def _rating_change(text: str | None, player_id: str) -> list[int] | None:
+    """This player's ``[before, after]`` shown rating in a recorded game's changes, if any."""
+    if not text:
+        return None
+    try:
+        pair = json.loads(text).get(player_id)
+        return [int(pair[0]), int(pair[1])] if pair else None
+    except (ValueError, TypeError, AttributeError, IndexError):
+        return None  # (written by this module as JSON; anything else is not a change)
 
 
 def _ratings_of(rows: Any, ids: list[str]) -> dict[str, Rating]:

@@ -306,6 +306,23 @@ def test_register_then_quick_match_leaderboard_and_profile(
     assert "بی‌امتیاز (با راهنما)" in page.inner_text("#recent-games li")
     shot(page, "phone-profile-hinted-win")
     page.unroute("**/api/accounts/me")
+
+    # A rated game says how far it moved the rating, the sign kept before the digits.
+    def with_rated_loss(route: Route) -> None:
+        data = route.fetch().json()
+        lost = {"game_id": "g2", "seat": 1, "result": "lost", "points": 0, "score": [7, 5]}
+        data["recent_games"] = [
+            {**lost, "quick": True, "rated": True, "finished_at": 0, "rating_change": [1512, 1497]}
+        ]
+        route.fulfill(json=data)
+
+    page.route("**/api/accounts/me", with_rated_loss)
+    page.reload()
+    page.wait_for_selector("#recent-games li .rating-move")
+    assert page.inner_text("#recent-games li .rating-move") == "ریتینگ از ۱۵۱۲ به ۱۴۹۷ (−۱۵)"
+    assert page.get_attribute("#recent-games li .rating-delta", "dir") == "ltr"
+    shot(page, "phone-profile-rated-loss")
+    page.unroute("**/api/accounts/me")
     # Going to play something else while waiting leaves the queue (a match would otherwise
     # seat the player, unseen, in a rated game and count them as a leaver).
     page.goto("/")

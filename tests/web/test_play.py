@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from hokm.engine import persian_digits
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import (
     DECISION,
     TRUMP_BUTTONS,
+    enter_name,
     hand_cards,
+    practice_with_rules,
     start_practice,
     store,
     take_turn,
@@ -95,6 +97,9 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     assert "هَند آخر" in page.inner_text("#last-hand")
     assert page.inner_text("#last-hand").replace(" ", "").endswith(f"{'–'.join(digits)})")
     assert "۳" in panel.inner_text() or "۴" in panel.inner_text() or "۵" in panel.inner_text()
+    if we_won:  # what the game brought this account, from its profile: the winner's point
+        page.wait_for_selector("#game-reward")
+        assert page.inner_text("#game-reward").startswith("۱ امتیاز گرفتید")
     shot(page, "phone-game-over")
     assert page.locator("#quick-again").count() == 0  # a practice room, not a quick match's
     # A quick match's room (its owner drawn, not chosen) offers another quick match at its end
@@ -774,3 +779,54 @@ def test_the_score_sheet_lists_every_hand_of_the_game(new_page: Callable[..., Pa
     page.set_viewport_size(DESKTOP)
     page.locator("#hands-sheet").scroll_into_view_if_needed()
     shot(page, "desktop-score-sheet")
+
+
+def _rated_profile(route: Route) -> None:
+    """The profile as the server says it, with a rating change put on each recent game (a
+    practice game is unrated; the server's side of it is tests/accounts/test_store.py)."""
+    res = route.fetch()
+    body = res.json()
+    for game in body.get("recent_games", []):
+        game["rating_change"] = [1500, 1488]
+    route.fulfill(response=res, json=body)
+
+
+def test_each_game_over_links_its_own_game_and_says_what_it_brought(
+    new_page: Callable[..., Page],
+) -> None:
+    """A page that stays for the next game links that game's record and replay at its end,
+    not the first game's (an onlooker's page kept the first one's), and a player is told
+    what the game brought them: a winner's point, a rated game's move of their rating, with
+    the way to their profile."""
+    owner = new_page(lang="en")
+    owner.route("**/api/players/*", _rated_profile)
+    practice_with_rules(owner, "Owner", {"target_points": 1})
+    code = store(owner, "s.code")
+    onlooker = new_page()
+    onlooker.goto("/")
+    enter_name(onlooker, "Onlooker")
+    onlooker.fill("#code", code)
+    onlooker.click("#join")
+    onlooker.wait_for_selector(".table-view")
+    for game in (1, 2):
+        for _ in range(200):
+            owner.wait_for_selector(DECISION, state="attached")
+            if take_turn(owner) == "over":
+                break
+        for page in (owner, onlooker):
+            page.wait_for_selector("#game-over #open-replay")
+            assert page.get_attribute("#open-replay", "href") == f"#/game/{code}-{game}"
+            assert page.get_attribute("#download-record", "href") == (
+                f"/api/games/{code}-{game}/record"
+            )
+        assert onlooker.locator("#game-reward").count() == 0  # nothing for an onlooker
+        reward = owner.locator("#game-reward")
+        reward.wait_for()
+        won = store(owner, "s.game.winner_team") == store(owner, "s.mySeat") % 2
+        said = reward.inner_text()
+        assert said.startswith("You earned 1 point · Your" if won else "Your rating"), said
+        assert "rating went from 1500 to 1488 (−12)" in said
+        assert owner.get_attribute("#game-reward a", "href") == "#/profile"
+        if game == 1:
+            owner.click("#continue")
+            owner.wait_for_selector("#game-over", state="detached")

@@ -156,3 +156,10 @@ export function phraseText(id, list) {
 export function teamOf(seat) {
   return seat % 2;
 }
+
+/** How far a game moved a rating, as "+12" / "−12" kept left to right (in a Persian line the
+ * sign went after the digits). */
+export function ratingDelta([before, after]) {
+  const d = after - before;
+  return h("bdi.rating-delta", { dir: "ltr" }, `${d > 0 ? "+" : d < 0 ? "−" : "±"}${num(Math.abs(d))}`);
+}

@@ -5,7 +5,7 @@ import { arrowFocus, h, labelled, toast } from "./dom.js";
 import { capitalized, cardsText, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
-import { rulesList } from "./common.js";
+import { ratingDelta, rulesList } from "./common.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise play: next is on the right
 
@@ -687,23 +687,86 @@ function handTold(store, res) {
   };
 }
 
+const GAME_TRIES = 10; // a second apart: the game is stored, then recorded for its players
+
+/** Ask for the room's stored games until ``wanted`` is among them (`ui.games`), then, for a
+ * seated player, their profile until it lists that game (`ui.reward`: its points and rating
+ * change). Stops when the page has moved on to another game, or after GAME_TRIES asks each. */
+async function findGame(ctx, wanted, player) {
+  const { ui } = ctx;
+  const pause = () => new Promise((r) => setTimeout(r, 1000));
+  const ask = async (path) => {
+    try {
+      const r = await fetch(path, { credentials: "same-origin" });
+      return r.status === 404 ? "none" : r.ok ? await r.json() : null;
+    } catch {
+      return null;
+    }
+  };
+  for (let i = 0; i < GAME_TRIES && ui.gamesFor === wanted; i++) {
+    const d = await ask(`/api/rooms/${encodeURIComponent(ctx.store.code)}/games`);
+    if (ui.gamesFor !== wanted) return;
+    if (d && d !== "none") ui.games = d.games || [];
+    if (ui.games.some((g) => g.game_id === wanted)) {
+      ctx.redraw();
+      break;
+    }
+    await pause();
+  }
+  if (!player || !ui.games.some((g) => g.game_id === wanted)) return;
+  for (let i = 0; i < GAME_TRIES && ui.gamesFor === wanted; i++) {
+    const p = await ask(`/api/players/${encodeURIComponent(player)}`);
+    if (p === "none" || ui.gamesFor !== wanted) return; // a server without accounts
+    const mine = (p?.recent_games || []).find((g) => g.game_id === wanted);
+    if (mine) {
+      ui.reward = mine;
+      ctx.redraw();
+      return;
+    }
+    await pause();
+  }
+}
+
+/** What the game brought the player: points, and a rated game's move of their rating. */
+function rewardLine(game) {
+  if (!game || (!game.points && !game.rating_change)) return null;
+  const parts = [];
+  if (game.points) parts.push(t("reward_points", { points: pointsText(game.points) }));
+  if (Array.isArray(game.rating_change)) {
+    const [before, after] = game.rating_change;
+    const said = t("reward_rating", { before: num(before), after: num(after) });
+    parts.push([
+      parts.length ? said : capitalized(said),
+      " (",
+      ratingDelta(game.rating_change),
+      ")",
+    ]);
+  }
+  return h(
+    "p#game-reward",
+    {},
+    parts.map((part, i) => [i ? t("sep") : "", part]),
+    t("sep"),
+    h("a", { href: "#/profile" }, t("nav_profile")),
+  );
+}
+
 function gameOver(ctx) {
   const { store, command, ui } = ctx;
   const game = store.game;
   const win = game.winner_team;
   const me = store.mySeat;
   const headline = me === null || me === undefined ? "" : me % 2 === win ? t("we_won") : t("we_lost");
-  if (ui.games === null) {
+  // This game's stored record (its links) and what it brought the player: asked for once per
+  // game (a page that stayed for the next game used to keep linking the first one's).
+  const wanted = `${store.code}-${store.table.game_number}`;
+  if (ui.gamesFor !== wanted) {
+    ui.gamesFor = wanted;
     ui.games = [];
-    fetch(`/api/rooms/${store.code}/games`)
-      .then((r) => (r.ok ? r.json() : { games: [] }))
-      .then((d) => {
-        ui.games = d.games || [];
-        ctx.redraw();
-      })
-      .catch(() => {});
+    ui.reward = null;
+    findGame(ctx, wanted, me === null || me === undefined ? null : store.you?.player_id);
   }
-  const lastGame = (ui.games || [])[ui.games.length - 1];
+  const lastGame = ui.games.find((g) => g.game_id === wanted) ?? null;
   return h(
     "div.panel.game-over#game-over",
     { role: "region", "aria-label": t("game_result"), dataset: { decision: "1" } },
@@ -724,6 +787,7 @@ function gameOver(ctx) {
           ")",
         )
       : null,
+    rewardLine(ui.reward),
     h(
       "p#final-score",
       {},
@@ -743,7 +807,7 @@ function gameOver(ctx) {
       ? h(
           "div.row",
           {},
-          h("button.primary#continue", { type: "button", onclick: () => { ui.games = null; command("continue_game"); } }, t("continue_game")),
+          h("button.primary#continue", { type: "button", onclick: () => command("continue_game") }, t("continue_game")),
           h("button#close-game", { type: "button", onclick: () => command("close_game") }, t("close_game")),
         )
       : h("p.hint", {}, store.table.quick ? t("quick_over_wait", { name: ownerName(store) }) : t("waiting_owner")),

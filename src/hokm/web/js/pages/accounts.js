@@ -3,7 +3,7 @@
 import { clearErrors, h, patch, toast } from "../dom.js";
 import { has, lang, num, t } from "../i18n.js";
 import { api, forgetToken, savedName, saveName, session } from "../net.js";
-import { refusal } from "../common.js";
+import { ratingDelta, refusal } from "../common.js";
 
 function tierName(tier) {
   if (!tier) return "";
@@ -127,6 +127,10 @@ export async function render(main, params, path) {
           : null,
       SEP,
       h("span.small", {}, kind.filter(Boolean).join(t("list_sep"))),
+      // a rated game: how far it moved the rating ("rating 1500 to 1488 (−12)")
+      Array.isArray(g.rating_change)
+        ? [SEP, h("span.small.rating-move", {}, t("rating_move", { before: num(g.rating_change[0]), after: num(g.rating_change[1]) }), " (", ratingDelta(g.rating_change), ")")]
+        : null,
       at ? [SEP, h("time", { datetime: at.toISOString() }, when)] : null,
       SEP,
       h("a", { href: `#/game/${encodeURIComponent(g.game_id)}` }, t("replay")),

@@ -52,7 +52,9 @@ export async function render(main, [rawCode]) {
     chatError: "",
     chatDraft: "",
     resultShown: null,
-    games: null,
+    games: [], // the room's stored games, asked for at a game's end (gamesFor: which game)
+    gamesFor: null,
+    reward: null, // what the finished game brought this player (its profile entry)
     spectator: false,
     hiddenSince: 0, // when the tab went to the background (0: it is shown)
     netDown: navigator.onLine === false, // the browser says the network is gone

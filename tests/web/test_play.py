@@ -808,6 +808,10 @@ def test_each_game_over_links_its_own_game_and_says_what_it_brought(
     onlooker.fill("#code", code)
     onlooker.click("#join")
     onlooker.wait_for_selector(".table-view")
+    # the players see who watches (the onlooker sees no such line about themself)
+    owner.wait_for_selector("#onlookers")
+    assert owner.inner_text("#onlookers") == "Watching (1): Onlooker"
+    assert onlooker.locator("#onlookers").count() == 0
     for game in (1, 2):
         for _ in range(200):
             owner.wait_for_selector(DECISION, state="attached")
@@ -824,7 +828,7 @@ def test_each_game_over_links_its_own_game_and_says_what_it_brought(
         reward.wait_for()
         won = store(owner, "s.game.winner_team") == store(owner, "s.mySeat") % 2
         said = reward.inner_text()
-        assert said.startswith("You earned 1 point · Your" if won else "Your rating"), said
+        assert said.startswith("You earned 1 point · your" if won else "Your rating"), said
         assert "rating went from 1500 to 1488 (−12)" in said
         assert owner.get_attribute("#game-reward a", "href") == "#/profile"
         if game == 1:

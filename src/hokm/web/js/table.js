@@ -50,6 +50,7 @@ export function renderTable(ctx) {
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : h("p.note#spectator-note", {}, t("spectating_table")),
     h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), previousGameLink(ctx)),
+    onlookers(store),
     store.table.status === "game_over" ? null : handsSheet(ctx),
     aceDrawInfo(store),
     h(
@@ -498,6 +499,19 @@ function closeGameButton(ctx) {
 
 /** In a room's second or later game: the way back to the game before (its result, record,
  * replay and analysis), which the game-over panel showed until the owner started this one. */
+/** Who watches the table (connected members without a seat, the viewer apart): the players
+ * know who sees the cards played and the chat. */
+function onlookers(store) {
+  const seated = new Set((store.table.seats || []).map((s) => s.player_id).filter(Boolean));
+  const me = store.you?.player_id;
+  const names = (store.table.members || [])
+    .filter((m) => !seated.has(m.player) && m.connected !== false && m.player !== me)
+    .map((m) => m.name);
+  if (!names.length) return null;
+  // each name isolated, so a Latin one keeps its punctuation in a Persian line
+  return h("p.small#onlookers", {}, t("onlookers", { n: names.length }), ": ", names.map((name, i) => [i ? t("list_sep") : "", h("bdi", {}, name)]));
+}
+
 function previousGameLink(ctx) {
   const { store } = ctx;
   const n = store.table.game_number;

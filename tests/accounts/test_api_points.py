@@ -94,7 +94,18 @@ async def test_leaderboard_pages_weeks_and_my_place(live: Live) -> None:
     assert first["entries"][0]["rank"] == 1 and first["entries"] != page["entries"]
     async with live.http() as anonymous:
         assert (await anonymous.get("/api/leaderboard")).json()["me"] is None
-        for params in ({"period": "year"}, {"page": "0"}, {"per_page": "500"}, {"page": "x"}):
+        ladder = (await anonymous.get("/api/leaderboard", params={"by": "rating"})).json()
+        assert ladder["by"] == "rating" and ladder["me"] is None
+        assert all(e["rating"] >= 0 and "tier" in e for e in ladder["entries"])
+        assert (await anonymous.get("/api/leaderboard")).json()["by"] == "points"
+        for params in (
+            {"period": "year"},
+            {"page": "0"},
+            {"per_page": "500"},
+            {"page": "x"},
+            {"by": "wins"},
+            {"by": "rating", "period": "week"},  # a rating is not counted by week
+        ):
             bad = await anonymous.get("/api/leaderboard", params=params)
             assert bad.status_code == 400 and bad.json()["code"] == "invalid_input"
 

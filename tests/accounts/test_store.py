@@ -292,6 +292,38 @@ async def test_leaderboard_all_time_and_this_week_with_my_place(store: AccountSt
         await store.leaderboard(period="year", offset=0, limit=1, viewer=None, now=now)
 
 
+async def test_the_rating_board_ranks_accounts_by_their_shown_rating(
+    store: AccountStore,
+) -> None:
+    ids = {n: await _account(store, n) for n in ("ana", "ben", "cas", "dan", "eva")}
+    a, b, c, d, e = (ids[n] for n in ("ana", "ben", "cas", "dan", "eva"))
+    for n in range(2):  # ana and cas beat ben and dan twice
+        await store.record_game(GameOutcome(f"R{n}", (a, b, c, d), 0, quick=True, rated=True))
+    # a guest's rating (never in a rated game in practice) and unrated games are not ranked
+    guests = ("g_1", "g_2", "g_3", "g_4")
+    await store.record_game(GameOutcome("R9", guests, 0, quick=True, rated=True))
+    await store.record_game(GameOutcome("P1", (e, None, None, None), 0))
+    board = await store.rating_board(offset=0, limit=10, viewer=e)
+    ratings = await store.ratings([a, b, c, d])
+    got = [(x["username"], x["rank"], x["rating"]) for x in board["entries"]]
+    assert got == [
+        ("ana", 1, ratings[a].shown),
+        ("cas", 1, ratings[c].shown),  # the same rating shares its rank
+        ("ben", 3, ratings[b].shown),
+        ("dan", 3, ratings[d].shown),
+    ]
+    assert ratings[a].shown > ratings[b].shown
+    first = board["entries"][0]
+    assert first["provisional"] and first["rated_games"] == 2 and first["tier"]["id"]
+    assert board["total"] == 4 and board["me"] == {"player_id": e, "rank": None, "rating": 0}
+    page = await store.rating_board(offset=2, limit=1, viewer=b)
+    assert [x["rank"] for x in page["entries"]] == [3]
+    assert page["me"] == {"player_id": b, "rank": 3, "rating": ratings[b].shown}
+    await store.delete_account(a)  # a deleted account leaves the board
+    after = await store.rating_board(offset=0, limit=10, viewer=None)
+    assert [x["username"] for x in after["entries"]][:1] == ["cas"] and after["me"] is None
+
+
 async def test_quick_matches_are_remembered(store: AccountStore) -> None:
     from hokm.accounts.matchmaking import Match
 

@@ -197,18 +197,24 @@ class AccountService:
         return profile
 
     async def leaderboard(
-        self, *, period: str, page: int, per_page: int, viewer: str | None
+        self, *, period: str, page: int, per_page: int, viewer: str | None, by: str = "points"
     ) -> dict[str, Any]:
+        """Accounts by account points in a ``period`` (``all``, ``week``), or ``by`` their
+        rating (``rating``: every account with a rated game; the period does not apply)."""
+        if by not in ("points", "rating"):
+            raise InvalidInputError("by must be 'points' or 'rating'")
         if period not in ("all", "week"):
             raise InvalidInputError("period must be 'all' or 'week'")
+        if by == "rating" and period != "all":
+            raise InvalidInputError("a rating is not counted by week: leave period out")
         if page < 1 or not 1 <= per_page <= MAX_PAGE:
             raise InvalidInputError(f"page ≥ 1 and 1 ≤ per_page ≤ {MAX_PAGE}")
-        board = await self.store.leaderboard(
-            period=period,
-            offset=(page - 1) * per_page,
-            limit=per_page,
-            viewer=viewer,
-            now=self._now_ms(),
-        )
-        board.update(page=page, per_page=per_page)
+        offset = (page - 1) * per_page
+        if by == "rating":
+            board = await self.store.rating_board(offset=offset, limit=per_page, viewer=viewer)
+        else:
+            board = await self.store.leaderboard(
+                period=period, offset=offset, limit=per_page, viewer=viewer, now=self._now_ms()
+            )
+        board.update(page=page, per_page=per_page, by=by)
         return board

@@ -771,6 +771,67 @@ class AccountStore:
             "me": me,
         }
 
+    async def rating_board(self, *, offset: int, limit: int, viewer: str | None) -> dict[str, Any]:
+        """One page of accounts with a rated game, ranked by their shown rating (the
+        conservative ``mu − 3·sigma``, so a player of few games ranks low until it settles), and
+        the viewer's own place (``rank`` None before their first rated game)."""
+        r, a, p = self.t.ratings, self.t.accounts, self.players
+        value = (r.c.mu - 3 * r.c.sigma).label("value")
+        q = (
+            sa.select(r.c.player_id, a.c.username, p.c.name, r.c.mu, r.c.sigma, r.c.games, value)
+            .join(a, a.c.player_id == r.c.player_id)
+            .join(p, p.c.id == r.c.player_id)
+            .where(r.c.games > 0)
+        ).subquery()
+        page = sa.select(q).order_by(q.c.value.desc(), q.c.username).offset(offset).limit(limit)
+
+        async def rank(v: float) -> int:
+            above = await conn.execute(
+                sa.select(sa.func.count()).select_from(q).where(q.c.value > v)
+            )
+            return int(above.scalar() or 0) + 1
+
+        def entry(row: Any) -> dict[str, Any]:
+            rating = Rating(mu=float(row.mu), sigma=float(row.sigma), games=int(row.games))
+            shown = rating.to_dict()
+            return {
+                "player_id": row.player_id,
+                "username": row.username,
+                "name": row.name,
+                "rating": shown["rating"],
+                "rated_games": rating.games,
+                "provisional": rating.is_provisional,
+                "tier": shown["tier"],
+            }
+
+        async with self.storage.engine.connect() as conn:
+            rows = (await conn.execute(page)).all()
+            total = int(
+                (await conn.execute(sa.select(sa.func.count()).select_from(q))).scalar() or 0
+            )
+            entries: list[dict[str, Any]] = []
+            for row in rows:
+                same = entries and rows[len(entries) - 1].value == row.value
+                place = entries[-1]["rank"] if same else await rank(float(row.value))
+                entries.append({"rank": place, **entry(row)})
+            me = None
+            if viewer is not None:
+                mine = (await conn.execute(sa.select(q).where(q.c.player_id == viewer))).first()
+                if mine is None:
+                    unrated = Rating().to_dict()
+                    me = {"player_id": viewer, "rank": None, "rating": unrated["rating"]}
+                else:
+                    place = await rank(float(mine.value))
+                    me = {"player_id": viewer, "rank": place, "rating": entry(mine)["rating"]}
+        return {
+            "by": "rating",
+            "offset": offset,
+            "limit": limit,
+            "total": total,
+            "entries": entries,
+            "me": me,
+        }
+
     async def _rank(self, conn: AsyncConnection, q: Any, points: int) -> int:
         above = await conn.execute(
             sa.select(sa.func.count()).select_from(q).where(q.c.points > points)

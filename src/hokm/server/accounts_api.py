@@ -835,9 +835,11 @@ def _int_param(request: Request, name: str, default: int) -> int:
 
 @_handler
 async def get_leaderboard(request: Request) -> Response:
-    """Accounts ranked by account points (``period`` all or week), with the viewer's place."""
+    """Accounts ranked by account points (``period`` all or week) or ``by=rating``, with the
+    viewer's place."""
     identity = await _identity(request)
     board = await _accounts(request).service.leaderboard(
+        by=request.query_params.get("by", "points"),
         period=request.query_params.get("period", "all"),
         page=_int_param(request, "page", 1),
         per_page=_int_param(request, "per_page", 20),

@@ -260,6 +260,48 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#my-rank")
     assert "هنوز در این فهرست نیستید" in page.inner_text("#my-rank")
     page.unroute("**/api/leaderboard*")
+    # The rating board: nobody has played a rated game on this server yet...
+    page.click("#period-rating")
+    page.wait_for_selector("#period-rating.primary")
+    assert "بازی سریع ریتینگ دارد" in page.inner_text("#leaderboard-empty")
+    # ... and with players on it: the rating, its tier, a settling one marked.
+    ladder = {
+        "by": "rating",
+        "entries": [
+            {
+                "rank": 1,
+                "player_id": "a_x",
+                "name": "Sara",
+                "rating": 1834,
+                "provisional": False,
+                "rated_games": 40,
+                "tier": {"id": "queen", "name": "Queen", "persian": "بی‌بی"},
+            },
+            {
+                "rank": 2,
+                "player_id": "a_y",
+                "name": "Nima",
+                "rating": 312,
+                "provisional": True,
+                "rated_games": 2,
+                "tier": {"id": "newcomer", "name": "Newcomer", "persian": "تازه‌وارد"},
+            },
+        ],
+        "me": {"player_id": "a_me", "rank": None, "rating": 0},
+    }
+    page.route("**/api/leaderboard*", lambda route: route.fulfill(json=ladder))
+    page.click("#period-all")
+    page.wait_for_selector("#period-all.primary")
+    page.click("#period-rating")
+    page.wait_for_selector("#leaderboard tbody tr >> nth=1")
+    cells = page.eval_on_selector_all(
+        "#leaderboard tbody tr td:last-child", "els => els.map(e => e.textContent)"
+    )
+    assert cells == ["۱۸۳۴، بی‌بی", "۳۱۲، تازه‌وارد (موقت)"], cells
+    assert page.inner_text("#leaderboard thead").split()[-1] == "ریتینگ"
+    assert "بازی ریتینگ‌داری نکرده‌اید" in page.inner_text("#my-rank")
+    shot(page, "phone-rating-board")
+    page.unroute("**/api/leaderboard*")
     # One's own profile by the home page's link: with the password form below (the link went
     # to #/profile/ID, the page anyone else sees, without it).
     page.goto("/")

@@ -38,18 +38,20 @@ export async function render(main, params, path) {
         return null;
       });
     } else {
-      s.data = await api(`/api/leaderboard?period=${s.period}`).catch(() => null);
+      const query = s.period === "rating" ? "by=rating" : `period=${s.period}`;
+      s.data = await api(`/api/leaderboard?${query}`).catch(() => null);
       s.missing = !s.data;
     }
   }
 
   function leaderboard(data) {
     const entries = data.entries ?? data.leaderboard ?? [];
+    const byRating = data.by === "rating";
     return [
       h(
         "div.row",
         { role: "group", "aria-label": t("period_label") },
-        ["all", "week"].map((p) =>
+        ["all", "week", "rating"].map((p) =>
           h(
             `button${s.period === p ? ".primary" : ""}`,
             {
@@ -69,7 +71,7 @@ export async function render(main, params, path) {
       h(
         "table.lb-table#leaderboard",
         {},
-        h("thead", {}, h("tr", {}, [t("rank"), t("player"), t("points")].map((x) => h("th", {}, x)))),
+        h("thead", {}, h("tr", {}, [t("rank"), t("player"), byRating ? t("rating") : t("points")].map((x) => h("th", {}, x)))),
         h(
           "tbody",
           {},
@@ -79,16 +81,19 @@ export async function render(main, params, path) {
               { class: data.me?.player_id === p.player_id ? "me" : undefined },
               h("td", {}, num(p.rank)),
               h("td", {}, h("a", { href: `#/profile/${encodeURIComponent(p.player_id)}` }, p.name ?? p.username)),
-              h("td", {}, num(p.points)),
+              // the rating with its tier; a rating still settling says so
+              byRating
+                ? h("td", {}, num(p.rating), h("span.small", {}, t("sep"), tierName(p.tier), p.provisional ? ` (${t("provisional")})` : ""))
+                : h("td", {}, num(p.points)),
             ),
           ),
         ),
       ),
-      entries.length ? null : h("p.note#leaderboard-empty", {}, t("leaderboard_empty")),
+      entries.length ? null : h("p.note#leaderboard-empty", {}, t(byRating ? "rating_board_empty" : "leaderboard_empty")),
       data.me?.rank
-        ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), t("sep"), t("points"), ": ", num(data.me.points))
+        ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), t("sep"), byRating ? [t("rating"), ": ", num(data.me.rating)] : [t("points"), ": ", num(data.me.points)])
         : data.me && entries.length
-          ? h("p.note#my-rank", {}, t("no_rank_yet")) // logged in, not on the board: said, not left out
+          ? h("p.note#my-rank", {}, t(byRating ? "no_rating_yet" : "no_rank_yet")) // logged in, not on the board: said, not left out
           : null,
     ];
   }

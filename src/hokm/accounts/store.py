@@ -810,9 +810,13 @@ class AccountStore:
                 (await conn.execute(sa.select(sa.func.count()).select_from(q))).scalar() or 0
             )
             entries: list[dict[str, Any]] = []
-            for row in rows:
-                same = entries and rows[len(entries) - 1].value == row.value
-                place = entries[-1]["rank"] if same else await rank(float(row.value))
+            for i, row in enumerate(rows):
+                if not entries:  # (a tie may reach back before this page)
+                    place = await rank(float(row.value))
+                elif rows[i - 1].value == row.value:
+                    place = entries[-1]["rank"]
+                else:
+                    place = offset + i + 1
                 entries.append({"rank": place, **entry(row)})
             me = None
             if viewer is not None:

@@ -718,6 +718,15 @@ _SHEET_STORE = """async () => {
 }"""
 
 
+_SHEET_BOX = """() => { const r = document.querySelector('#hands-sheet table').getBoundingClientRect();
+    return [r.left, r.right, window.innerWidth, document.documentElement.scrollWidth]; }"""
+
+# [the table is within the screen on both sides, the page is not wider than the screen]
+_SHEET_FITS = """() => { const r = document.querySelector('#hands-sheet table').getBoundingClientRect();
+    return [r.left >= 0 && r.right <= window.innerWidth,
+            document.documentElement.scrollWidth <= window.innerWidth]; }"""
+
+
 def test_the_score_sheet_lists_every_hand_of_the_game(new_page: Callable[..., Page]) -> None:
     """«هَندهای این بازی»: each finished hand in a row (its hakem, trump, tricks, who won and
     how, its points, the score after it), folded under the table during the game, brought back
@@ -768,14 +777,18 @@ def test_the_score_sheet_lists_every_hand_of_the_game(new_page: Callable[..., Pa
         total = [total[0] + h["points"][0], total[1] + h["points"][1]]
         assert h["score"] == total, hands
     assert total == store(page, "s.game.score")
-    sheet = page.locator("#hands-sheet table")
-    assert page.evaluate(
-        "(() => { const t = document.querySelector('#hands-sheet table');"
-        " return t.scrollWidth <= t.clientWidth + 1"
-        " && t.getBoundingClientRect().right <= window.innerWidth; })()"
-    ), sheet.bounding_box()
+    # It fits the phone: in a right-to-left page a too-wide table runs off the left edge (its
+    # right edge stays put), so both edges are looked at, and the page never scrolls sideways.
+    assert page.evaluate(_SHEET_FITS) == [True, True], page.evaluate(_SHEET_BOX)
     page.locator("#hands-sheet").scroll_into_view_if_needed()
     shot(page, "phone320-score-sheet")
+    # In English (longer headers) a sheet wider than the phone scrolls within itself; the
+    # page still does not.
+    page.click("#lang")
+    page.wait_for_selector("#hands-sheet summary:has-text('This game')")
+    assert page.evaluate(_SHEET_FITS)[1], page.evaluate(_SHEET_BOX)
+    page.click("#lang")
+    page.wait_for_selector("#hands-sheet summary:has-text('هَندهای')")
     page.set_viewport_size(DESKTOP)
     page.locator("#hands-sheet").scroll_into_view_if_needed()
     shot(page, "desktop-score-sheet")

@@ -586,35 +586,39 @@ function handsSheet(ctx) {
     { open: over, "data-stage": over ? "over" : "playing" },
     h("summary", {}, t("hands_sheet"), ": ", num(hands.length)),
     h(
-      "table",
-      { "aria-label": t("hands_sheet") },
+      "div.sheet-scroll",
+      {},
       h(
-        "thead",
-        {},
+        "table",
+        { "aria-label": t("hands_sheet") },
         h(
-          "tr",
+          "thead",
           {},
-          ["sheet_hand", "hakem", "trump", "tricks", "sheet_winner", "sheet_points", "sheet_score"].map((key) => h("th", { scope: "col" }, t(key))),
-        ),
-      ),
-      h(
-        "tbody",
-        {},
-        hands.map((r) => {
-          const kind = r.result && r.result !== "normal" ? `${t("sep")}${t(`result_${r.result}`)}` : "";
-          const score = r.score || [0, 0];
-          return h(
-            `tr#sheet-hand-${r.hand}`,
+          h(
+            "tr",
             {},
-            h("th", { scope: "row" }, num(r.hand + 1)),
-            h("td.name", { dir: "auto", title: store.seatName(r.hakem) }, store.seatName(r.hakem)),
-            h("td", {}, r.trump ? h(`span.suit-${r.trump}`, { role: "img", "aria-label": suitName(r.trump) }, SYMBOL[r.trump]) : "–"),
-            h("td.nowrap", {}, ...tricksText(r.tricks, mine)),
-            h(`td.${side(r.winner_team)}`, {}, teamLabel(store, r.winner_team), kind),
-            h("td", {}, num((r.points || [0, 0])[r.winner_team] ?? 0)),
-            h("td.nowrap", {}, h("b.us", {}, num(score[us] ?? 0)), " – ", h("b.them", {}, num(score[1 - us] ?? 0))),
-          );
-        }),
+            ["sheet_hand", "hakem", "trump", "tricks", "sheet_winner", "sheet_points", "sheet_score"].map((key) => h("th", { scope: "col" }, t(key))),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          hands.map((r) => {
+            const kind = r.result && r.result !== "normal" ? `${t("sep")}${t(`result_${r.result}`)}` : "";
+            const score = r.score || [0, 0];
+            return h(
+              `tr#sheet-hand-${r.hand}`,
+              {},
+              h("th", { scope: "row" }, num(r.hand + 1)),
+              h("td.name", { dir: "auto", title: store.seatName(r.hakem) }, store.seatName(r.hakem)),
+              h("td", {}, r.trump ? h(`span.suit-${r.trump}`, { role: "img", "aria-label": suitName(r.trump) }, SYMBOL[r.trump]) : "–"),
+              h("td.nowrap", {}, ...tricksText(r.tricks, mine)),
+              h(`td.${side(r.winner_team)}`, {}, teamLabel(store, r.winner_team), kind),
+              h("td", {}, num((r.points || [0, 0])[r.winner_team] ?? 0)),
+              h("td.nowrap", {}, h("b.us", {}, num(score[us] ?? 0)), " – ", h("b.them", {}, num(score[1 - us] ?? 0))),
+            );
+          }),
+        ),
       ),
     ),
   );

@@ -497,8 +497,6 @@ function closeGameButton(ctx) {
   );
 }
 
-/** In a room's second or later game: the way back to the game before (its result, record,
- * replay and analysis), which the game-over panel showed until the owner started this one. */
 /** Who watches the table (connected members without a seat, the viewer apart): the players
  * know who sees the cards played and the chat. */
 function onlookers(store) {
@@ -512,6 +510,8 @@ function onlookers(store) {
   return h("p.small#onlookers", {}, t("onlookers", { n: names.length }), ": ", names.map((name, i) => [i ? t("list_sep") : "", h("bdi", {}, name)]));
 }
 
+/** In a room's second or later game: the way back to the game before (its result, record,
+ * replay and analysis), which the game-over panel showed until the owner started this one. */
 function previousGameLink(ctx) {
   const { store } = ctx;
   const n = store.table.game_number;

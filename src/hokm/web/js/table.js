@@ -712,6 +712,8 @@ const GAME_TRIES = 10; // a second apart: the game is stored, then recorded for 
  * change). Stops when the page has moved on to another game, or after GAME_TRIES asks each. */
 async function findGame(ctx, wanted, player) {
   const { ui } = ctx;
+  // still wanted: the page shows this game's end (not the next game's, nor another page)
+  const wanting = () => ui.gamesFor === wanted && !ctx.left?.();
   const pause = () => new Promise((r) => setTimeout(r, 1000));
   const ask = async (path) => {
     try {
@@ -721,9 +723,9 @@ async function findGame(ctx, wanted, player) {
       return null;
     }
   };
-  for (let i = 0; i < GAME_TRIES && ui.gamesFor === wanted; i++) {
+  for (let i = 0; i < GAME_TRIES && wanting(); i++) {
     const d = await ask(`/api/rooms/${encodeURIComponent(ctx.store.code)}/games`);
-    if (ui.gamesFor !== wanted) return;
+    if (!wanting()) return;
     if (d && d !== "none") ui.games = d.games || [];
     if (ui.games.some((g) => g.game_id === wanted)) {
       ctx.redraw();
@@ -732,9 +734,9 @@ async function findGame(ctx, wanted, player) {
     await pause();
   }
   if (!player || !ui.games.some((g) => g.game_id === wanted)) return;
-  for (let i = 0; i < GAME_TRIES && ui.gamesFor === wanted; i++) {
+  for (let i = 0; i < GAME_TRIES && wanting(); i++) {
     const p = await ask(`/api/players/${encodeURIComponent(player)}`);
-    if (p === "none" || ui.gamesFor !== wanted) return; // a server without accounts
+    if (p === "none" || !wanting()) return; // a server without accounts
     const mine = (p?.recent_games || []).find((g) => g.game_id === wanted);
     if (mine) {
       ui.reward = mine;

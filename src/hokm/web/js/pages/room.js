@@ -111,7 +111,8 @@ export async function render(main, [rawCode]) {
   };
 
   window.hokmStore = store; // for tests and debugging
-  const ctx = { store, ui, act, command, sendChat, redraw: () => draw(), code, conn: () => conn };
+  // (`left`: the page was left; a late answer or a poll of a left page does nothing more)
+  const ctx = { store, ui, act, command, sendChat, redraw: () => draw(), code, conn: () => conn, left: () => !alive };
 
   function focusKey() {
     const el = document.activeElement;

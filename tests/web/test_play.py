@@ -718,11 +718,13 @@ _SHEET_STORE = """async () => {
 }"""
 
 
-_SHEET_BOX = """() => { const r = document.querySelector('#hands-sheet table').getBoundingClientRect();
+_SHEET_BOX = """() => {
+    const r = document.querySelector('#hands-sheet table').getBoundingClientRect();
     return [r.left, r.right, window.innerWidth, document.documentElement.scrollWidth]; }"""
 
 # [the table is within the screen on both sides, the page is not wider than the screen]
-_SHEET_FITS = """() => { const r = document.querySelector('#hands-sheet table').getBoundingClientRect();
+_SHEET_FITS = """() => {
+    const r = document.querySelector('#hands-sheet table').getBoundingClientRect();
     return [r.left >= 0 && r.right <= window.innerWidth,
             document.documentElement.scrollWidth <= window.innerWidth]; }"""
 
@@ -740,32 +742,33 @@ def test_the_score_sheet_lists_every_hand_of_the_game(new_page: Callable[..., Pa
         2,
         0,
     ]
-    start_practice(page, "سارا", target=3)
+    # to 4 points: a hand scores at most 3, so the game outlives its first hand
+    practice_with_rules(page, "سارا", {"target_points": 4})
     assert page.locator("#hands-sheet").count() == 0  # no hand finished yet
     for _ in range(200):
         page.wait_for_selector(DECISION, state="attached")
         if take_turn(page, stop_at_result=True) in ("done", "over"):
             break
     page.wait_for_selector("#hands-sheet")
-    if store(page, "s.table.status") != "game_over":
-        assert page.get_attribute("#hands-sheet", "open") is None  # folded during the game
-        assert page.inner_text("#hands-sheet summary").strip() == "هَندهای این بازی: ۱"
-        page.click("#hands-sheet summary")
-        first = page.evaluate(_SHEET_ROWS)
-        result = store(page, "s.table.hands[0]")
-        mine = store(page, "s.mySeat") % 2
-        assert len(first) == 1 and first[0][0] == "۱"
-        assert first[0][1] == store(page, f"s.seatName({result['hakem']})")
-        assert first[0][4].startswith("ما" if result["winner_team"] == mine else "حریف")
-        assert first[0][5] == persian_digits(str(result["points"][result["winner_team"]]))
-        ours, theirs = (persian_digits(str(result["score"][t])) for t in (mine, 1 - mine))
-        assert first[0][6].replace(" ", "") == f"{ours}–{theirs}"
-        page.locator("#hands-sheet").scroll_into_view_if_needed()
-        shot(page, "phone320-score-sheet-during-the-game")
-        page.reload()  # the snapshot brings the sheet back
-        page.wait_for_selector("#hands-sheet")
-        page.click("#hands-sheet summary")
-        assert page.evaluate(_SHEET_ROWS) == first
+    assert store(page, "s.table.status") != "game_over"
+    assert page.get_attribute("#hands-sheet", "open") is None  # folded during the game
+    assert page.inner_text("#hands-sheet summary").strip() == "هَندهای این بازی: ۱"
+    page.click("#hands-sheet summary")
+    first = page.evaluate(_SHEET_ROWS)
+    result = store(page, "s.table.hands[0]")
+    mine = store(page, "s.mySeat") % 2
+    assert len(first) == 1 and first[0][0] == "۱"
+    assert first[0][1] == store(page, f"s.seatName({result['hakem']})")
+    assert first[0][4].startswith("ما" if result["winner_team"] == mine else "حریف")
+    assert first[0][5] == persian_digits(str(result["points"][result["winner_team"]]))
+    ours, theirs = (persian_digits(str(result["score"][t])) for t in (mine, 1 - mine))
+    assert first[0][6].replace(" ", "") == f"{ours}–{theirs}"
+    page.locator("#hands-sheet").scroll_into_view_if_needed()
+    shot(page, "phone320-score-sheet-during-the-game")
+    page.reload()  # the snapshot brings the sheet back
+    page.wait_for_selector("#hands-sheet")
+    page.click("#hands-sheet summary")
+    assert page.evaluate(_SHEET_ROWS) == first
     play_until_game_over(page)
     page.wait_for_selector("#game-over #hands-sheet[open]")
     rows = page.evaluate(_SHEET_ROWS)

@@ -587,7 +587,8 @@ function handsSheet(ctx) {
     h("summary", {}, t("hands_sheet"), ": ", num(hands.length)),
     h(
       "div.sheet-scroll",
-      {},
+      // a keyboard can scroll it where it overflows (Safari makes no scroll area focusable)
+      { tabindex: "0", role: "region", "aria-label": t("hands_sheet") },
       h(
         "table",
         { "aria-label": t("hands_sheet") },

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from hokm.accounts.errors import InvalidInputError, UsernameTakenError
-from hokm.accounts.store import AccountStore, GameOutcome
+from hokm.accounts.store import BOARD_TTL, AccountStore, GameOutcome
 from hokm.storage import GameSummary, PlayerRow, RoomRow
 
 MONDAY = int(datetime(2026, 11, 23, tzinfo=UTC).timestamp() * 1000)
@@ -322,6 +322,42 @@ async def test_the_rating_board_ranks_accounts_by_their_shown_rating(
     await store.delete_account(a)  # a deleted account leaves the board
     after = await store.rating_board(offset=0, limit=10, viewer=None)
     assert [x["username"] for x in after["entries"]][:1] == ["cas"] and after["me"] is None
+
+
+async def test_boards_are_kept_a_few_seconds_unless_this_process_changed_them(
+    store: AccountStore,
+) -> None:
+    """A board reads every account, so its pages and each viewer's place are kept for
+    BOARD_TTL: a game another process records shows when they expire; one recorded, an
+    account deleted or a name changed here shows at once."""
+    clock = [1000.0]
+    store._boards.clock = lambda: clock[0]
+    ids = [await _account(store, n) for n in ("kia", "lev", "mia", "noa")]
+    a, b, c, d = ids
+    other = AccountStore(store.storage)  # another process on the same database
+
+    async def board() -> list[tuple[str, int]]:
+        got = await store.leaderboard(period="all", offset=0, limit=10, viewer=b, now=MONDAY)
+        return [(x["username"], x["points"]) for x in got["entries"]]
+
+    async def ladder() -> list[str]:
+        got = await store.rating_board(offset=0, limit=10, viewer=b)
+        return [x["username"] for x in got["entries"]]
+
+    assert await board() == [] and await ladder() == []
+    await other.record_game(GameOutcome("K1", (a, b, c, d), 0, quick=True, rated=True))
+    assert await board() == [] and await ladder() == []  # kept
+    me = await store.leaderboard(period="all", offset=0, limit=10, viewer=b, now=MONDAY)
+    assert me["me"] == {"player_id": b, "rank": None, "points": 0}
+    clock[0] += BOARD_TTL
+    assert await board() == [("kia", 1), ("mia", 1)] and len(await ladder()) == 4
+    await store.record_game(GameOutcome("K2", (a, b, c, d), 1))  # here: at once
+    assert await board() == [("kia", 1), ("lev", 1), ("mia", 1), ("noa", 1)]
+    await store.set_name(a, "Kia the Second")
+    got = await store.leaderboard(period="all", offset=0, limit=10, viewer=None, now=MONDAY)
+    assert got["entries"][0]["name"] == "Kia the Second"
+    await store.delete_account(d)
+    assert ("noa", 1) not in await board() and "noa" not in await ladder()
 
 
 async def test_quick_matches_are_remembered(store: AccountStore) -> None:

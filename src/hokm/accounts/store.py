@@ -8,12 +8,13 @@ game changes — history, stats, account points and ratings — is written by
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 
 #: the ``kind`` of a player whose account was deleted (:meth:`AccountStore.delete_account`)
 DELETED = "deleted"
+BOARD_TTL = 10.0  # seconds a leaderboard page or a viewer's place is kept (``_board``)
 
 
 def now_ms() -> int:
@@ -194,6 +196,7 @@ class AccountStore:
         self.storage = storage
         self.t = _Tables(storage.prefix)
         self.players = storage.t.players
+        self._boards = _Kept(BOARD_TTL)  # leaderboard pages and places (``_board``)
 
     async def start(self) -> None:
         async with self.storage.engine.begin() as conn:
@@ -318,7 +321,10 @@ class AccountStore:
                 conn.execute(table.delete().where(table.c.player_id == player_id))
             return True
 
-        return bool(await self._write(write))
+        deleted = bool(await self._write(write))
+        if deleted:
+            self._boards.clear()  # (it leaves the boards at once)
+        return deleted
 
     def _deleted(self, conn: sa.Connection, ids: Iterable[str]) -> set[str]:
         """Which of these players are deleted accounts. Their rows are held (``FOR SHARE``
@@ -409,6 +415,7 @@ class AccountStore:
             )
 
         await self._write(write)
+        self._boards.clear()  # (the boards show names)
 
     async def player(self, player_id: str) -> tuple[str, str] | None:
         """``(name, kind)`` of a player."""
@@ -541,9 +548,12 @@ class AccountStore:
             return True
 
         try:
-            return bool(await self._write(write))
+            recorded = bool(await self._write(write))
         except VersionConflictError:  # another process recorded it at the same moment
             return False
+        if recorded:
+            self._boards.clear()  # (points, ratings and history changed)
+        return recorded
 
     def _apply_ratings(self, conn: sa.Connection, outcome: GameOutcome, at: int) -> dict[str, Any]:
         r = self.t.ratings
@@ -730,12 +740,12 @@ class AccountStore:
     ) -> dict[str, Any]:
         """One page of accounts ranked by account points, and the viewer's own place."""
         q = self._points_query(period, now)
-        page = sa.select(q).order_by(q.c.points.desc(), q.c.username).offset(offset).limit(limit)
-        async with self.storage.engine.connect() as conn:
-            rows = (await conn.execute(page)).all()
-            total = int(
-                (await conn.execute(sa.select(sa.func.count()).select_from(q))).scalar() or 0
-            )
+        since = week_start(datetime.fromtimestamp(now / 1000, UTC)) if period == "week" else None
+        kind = ("points", period, since)
+
+        async def page(conn: AsyncConnection) -> tuple[list[dict[str, Any]], int]:
+            select = sa.select(q).order_by(q.c.points.desc(), q.c.username)
+            rows = (await conn.execute(select.offset(offset).limit(limit))).all()
             entries: list[dict[str, Any]] = []
             for i, row in enumerate(rows):
                 points = int(row.points)
@@ -754,21 +764,24 @@ class AccountStore:
                         "points": points,
                     }
                 )
-            me = None
-            if viewer is not None:
-                mine = (
-                    await conn.execute(sa.select(q.c.points).where(q.c.player_id == viewer))
-                ).first()
-                my_points = 0 if mine is None else int(mine.points)
-                my_rank = None if mine is None else await self._rank(conn, q, my_points)
-                me = {"player_id": viewer, "rank": my_rank, "points": my_points}
+            return entries, await _count(conn, q)
+
+        async def me(conn: AsyncConnection, viewer: str) -> dict[str, Any]:
+            mine = (
+                await conn.execute(sa.select(q.c.points).where(q.c.player_id == viewer))
+            ).first()
+            my_points = 0 if mine is None else int(mine.points)
+            my_rank = None if mine is None else await self._rank(conn, q, my_points)
+            return {"player_id": viewer, "rank": my_rank, "points": my_points}
+
+        entries, total, mine = await self._board(kind, offset, limit, viewer, page, me)
         return {
             "period": period,
             "offset": offset,
             "limit": limit,
             "total": total,
             "entries": entries,
-            "me": me,
+            "me": mine,
         }
 
     async def rating_board(self, *, offset: int, limit: int, viewer: str | None) -> dict[str, Any]:
@@ -783,13 +796,9 @@ class AccountStore:
             .join(p, p.c.id == r.c.player_id)
             .where(r.c.games > 0)
         ).subquery()
-        page = sa.select(q).order_by(q.c.value.desc(), q.c.username).offset(offset).limit(limit)
 
-        async def rank(v: float) -> int:
-            above = await conn.execute(
-                sa.select(sa.func.count()).select_from(q).where(q.c.value > v)
-            )
-            return int(above.scalar() or 0) + 1
+        async def rank(conn: AsyncConnection, v: float) -> int:
+            return await _count(conn, q, q.c.value > v) + 1
 
         def entry(row: Any) -> dict[str, Any]:
             rating = Rating(mu=float(row.mu), sigma=float(row.sigma), games=int(row.games))
@@ -804,43 +813,104 @@ class AccountStore:
                 "tier": shown["tier"],
             }
 
-        async with self.storage.engine.connect() as conn:
-            rows = (await conn.execute(page)).all()
-            total = int(
-                (await conn.execute(sa.select(sa.func.count()).select_from(q))).scalar() or 0
-            )
+        async def page(conn: AsyncConnection) -> tuple[list[dict[str, Any]], int]:
+            select = sa.select(q).order_by(q.c.value.desc(), q.c.username)
+            rows = (await conn.execute(select.offset(offset).limit(limit))).all()
             entries: list[dict[str, Any]] = []
             for i, row in enumerate(rows):
                 if not entries:  # (a tie may reach back before this page)
-                    place = await rank(float(row.value))
+                    place = await rank(conn, float(row.value))
                 elif rows[i - 1].value == row.value:
                     place = entries[-1]["rank"]
                 else:
                     place = offset + i + 1
                 entries.append({"rank": place, **entry(row)})
-            me = None
-            if viewer is not None:
-                mine = (await conn.execute(sa.select(q).where(q.c.player_id == viewer))).first()
-                if mine is None:
-                    unrated = Rating().to_dict()
-                    me = {"player_id": viewer, "rank": None, "rating": unrated["rating"]}
-                else:
-                    place = await rank(float(mine.value))
-                    me = {"player_id": viewer, "rank": place, "rating": entry(mine)["rating"]}
+            return entries, await _count(conn, q)
+
+        async def me(conn: AsyncConnection, viewer: str) -> dict[str, Any]:
+            mine = (await conn.execute(sa.select(q).where(q.c.player_id == viewer))).first()
+            if mine is None:
+                return {"player_id": viewer, "rank": None, "rating": Rating().shown}
+            place = await rank(conn, float(mine.value))
+            return {"player_id": viewer, "rank": place, "rating": entry(mine)["rating"]}
+
+        kind = ("rating",)
+        entries, total, mine = await self._board(kind, offset, limit, viewer, page, me)
         return {
             "by": "rating",
             "offset": offset,
             "limit": limit,
             "total": total,
             "entries": entries,
-            "me": me,
+            "me": mine,
         }
+
+    async def _board(
+        self,
+        kind: tuple[Any, ...],
+        offset: int,
+        limit: int,
+        viewer: str | None,
+        page: Callable[[AsyncConnection], Awaitable[tuple[list[dict[str, Any]], int]]],
+        me: Callable[[AsyncConnection, str], Awaitable[dict[str, Any]]],
+    ) -> tuple[list[dict[str, Any]], int, dict[str, Any] | None]:
+        """A board's page and the viewer's place, each kept for ``BOARD_TTL`` seconds: every
+        one of them reads all the accounts (a quarter of a second at 100,000,
+        ``scripts/board_bench.py``), and a leaderboard is read far more often than it changes.
+        A game recorded or an account deleted here forgets them at once; another process's
+        shows within ``BOARD_TTL``."""
+        page_key = (*kind, offset, limit)
+        me_key = (*kind, "me", viewer)
+        kept = self._boards.get(page_key)
+        mine = None if viewer is None else self._boards.get(me_key)
+        if kept is None or (viewer is not None and mine is None):
+            async with self.storage.engine.connect() as conn:
+                if kept is None:
+                    kept = self._boards.put(page_key, await page(conn))
+                if viewer is not None and mine is None:
+                    mine = self._boards.put(me_key, await me(conn, viewer))
+        entries, total = kept
+        return copy.deepcopy(entries), total, None if mine is None else dict(mine)
 
     async def _rank(self, conn: AsyncConnection, q: Any, points: int) -> int:
         above = await conn.execute(
             sa.select(sa.func.count()).select_from(q).where(q.c.points > points)
         )
         return int(above.scalar() or 0) + 1
+
+
+async def _count(conn: AsyncConnection, q: Any, *where: Any) -> int:
+    """How many rows of the subquery ``q`` (that meet ``where``)."""
+    query = sa.select(sa.func.count()).select_from(q)
+    if where:
+        query = query.where(*where)
+    return int((await conn.execute(query)).scalar() or 0)
+
+
+class _Kept:
+    """Values kept for ``ttl`` seconds (at most ``size``; the oldest go first)."""
+
+    def __init__(self, ttl: float, size: int = 4096, clock: Callable[[], float] = time.monotonic):
+        self.ttl, self.size, self.clock = ttl, size, clock
+        self._items: dict[Any, tuple[float, Any]] = {}
+
+    def get(self, key: Any) -> Any:
+        item = self._items.get(key)
+        if item is None or item[0] <= self.clock():
+            return None
+        return item[1]
+
+    def put(self, key: Any, value: Any) -> Any:
+        if len(self._items) >= self.size:
+            now = self.clock()
+            self._items = {k: v for k, v in self._items.items() if v[0] > now}
+            while len(self._items) >= self.size:
+                del self._items[next(iter(self._items))]
+        self._items[key] = (self.clock() + self.ttl, value)
+        return value
+
+    def clear(self) -> None:
+        self._items.clear()
 
 
 def _like(text: str) -> str:

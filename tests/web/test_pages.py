@@ -109,6 +109,27 @@ def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[...,
     )
     assert said[0] == "\u2068Maximilian_\u2069 این دست را برد"
     assert said[1] == "مریم این دست را برد" and said[2] == "۷ این دست را برد"
+    # A list of names opening with a Latin one keeps the sentence's order on the screen:
+    # «neda55849» rightmost, then «و», then «ربات ۳» (the list's one isolate took the first
+    # name's direction and printed «و ربات ۳ neda55849»).
+    order = page.evaluate(
+        """import('/js/i18n.js').then((m) => {
+            const p = document.createElement('p');
+            p.dir = 'rtl';
+            p.textContent = m.t('won_game', {team: m.nameList(['neda55849', 'ربات ۳'])});
+            document.body.append(p);
+            const node = p.firstChild;
+            const x = (part) => {
+                const r = document.createRange(), at = node.data.indexOf(part);
+                r.setStart(node, at); r.setEnd(node, at + part.length);
+                return r.getBoundingClientRect().left;
+            };
+            const xs = [x('neda55849'), x(' و '), x('ربات')];
+            p.remove();
+            return xs;
+        })"""
+    )
+    assert order[0] > order[1] > order[2], order
 
 
 def test_a_name_at_the_limit_says_so(new_page: Callable[..., Page]) -> None:

@@ -217,6 +217,8 @@ const STRINGS = {
     onlookers: "تماشاگران ({n})",
     reward_points: "{points} گرفتید",
     rating_move: "ریتینگ از {before} به {after}",
+    reward_profile: "نمایهٔ شما",
+    reward_register: "با ساختن حساب، امتیازهایتان می‌مانند",
     reward_rating: "ریتینگ شما از {before} به {after} رسید",
     sheet_hand: "هَند",
     sheet_winner: "برنده",
@@ -634,10 +636,12 @@ const STRINGS = {
     onlookers: "Watching ({n})",
     reward_points: "You earned {points}",
     rating_move: "rating {before} to {after}",
+    reward_profile: "Your profile",
+    reward_register: "Register to keep your points",
     reward_rating: "your rating went from {before} to {after}",
-    sheet_hand: "Hand",
+    sheet_hand: "#",
     sheet_winner: "Won by",
-    sheet_points: "Points",
+    sheet_points: "Pts",
     sheet_score: "Score",
     result_normal: "plain win",
     result_kot: "kot",
@@ -895,6 +899,13 @@ export function roomCode(text) {
 // sentence's brackets and commas stay where the sentence puts them.
 const LATIN = /[A-Za-z]/;
 const ISOLATE = (text) => `\u2068${text}\u2069`;
+
+/** Names joined for a sentence («مریم و ربات ۳»), each Latin one set apart in Persian: the
+ * sentence's isolate around the whole list took the direction of its first name, so a list
+ * opening with «neda55849» was laid out left to right («و ربات ۳ neda55849»). */
+export function nameList(names, sep = t("and")) {
+  return names.map((name) => (current === "fa" && LATIN.test(name) ? ISOLATE(name) : name)).join(sep);
+}
 
 /** Translate ``key``, filling {placeholders}; numbers are shown in the active digits. */
 export function t(key, params = {}) {

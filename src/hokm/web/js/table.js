@@ -2,7 +2,7 @@
 // whose turn with a countdown, trump and bam choices, results. Legal moves come only from the
 // server's list (game.legal); this file never decides what is legal.
 import { arrowFocus, h, labelled, toast } from "./dom.js";
-import { capitalized, cardsText, num, pointsText, t } from "./i18n.js";
+import { capitalized, cardsText, nameList, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
 import { ratingDelta, rulesList } from "./common.js";
@@ -154,7 +154,7 @@ function awayBanner(ctx) {
     list.length === 1
       ? h("div", {}, t(one, { name: list[0].name }), " ", t("bot_plays_for", { name: list[0].name }), ".")
       : list.length > 1
-        ? h("div", {}, t(many, { names: list.map((s) => s.name).join(t("list_sep")) }))
+        ? h("div", {}, t(many, { names: nameList(list.map((s) => s.name), t("list_sep")) }))
         : null;
   return h(
     "div.banner.info#away",
@@ -697,7 +697,7 @@ function handTold(store, res) {
   const ours = mine !== null && mine !== undefined && mine % 2 === res.winner_team;
   const theirs = mine !== null && mine !== undefined && !ours;
   const team = ours ? t("team_we") : theirs ? t("team_they") : t("team_n", { n: res.winner_team + 1 });
-  const names = [res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)).join(t("list_sep"));
+  const names = nameList([res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)), t("list_sep"));
   const points = pointsText((res.points || [0, 0])[res.winner_team]);
   const who = ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 });
   return {
@@ -740,7 +740,7 @@ async function findGame(ctx, wanted, player) {
     if (p === "none" || !wanting()) return; // a server without accounts
     const mine = (p?.recent_games || []).find((g) => g.game_id === wanted);
     if (mine) {
-      ui.reward = mine;
+      ui.reward = { ...mine, guest: p?.player?.kind !== "account" };
       ctx.redraw();
       return;
     }
@@ -763,12 +763,14 @@ function rewardLine(game) {
       ")",
     ]);
   }
+  // Then where to see it: one's profile, or for a guest (no profile page) the way to an
+  // account, which keeps the guest's points.
   return h(
     "p#game-reward",
     {},
     parts.map((part, i) => [i ? t("sep") : "", part]),
-    t("sep"),
-    h("a", { href: "#/profile" }, t("nav_profile")),
+    ". ",
+    game.guest ? h("a", { href: "#/" }, t("reward_register")) : h("a", { href: "#/profile" }, t("reward_profile")),
   );
 }
 
@@ -792,7 +794,7 @@ function gameOver(ctx) {
     "div.panel.game-over#game-over",
     { role: "region", "aria-label": t("game_result"), dataset: { decision: "1" } },
     h("h2", {}, t("game_result"), ": ", headline),
-    h("p", {}, t("won_game", { team: [win, win + 2].map((s) => store.seatName(s)).join(t("and")) })),
+    h("p", {}, t("won_game", { team: nameList([win, win + 2].map((s) => store.seatName(s))) })),
     me !== null && me !== undefined && me % 2 === win && hintedMe(store) ? h("p.small#hinted-game", {}, t("hinted_no_points")) : null,
     game.last_result
       ? h(
@@ -801,18 +803,17 @@ function gameOver(ctx) {
           t("last_hand"),
           ": ",
           handTold(store, game.last_result).sentence,
-          " (",
-          t("tricks"),
           " ",
-          ...tricksText(game.last_result.tricks, me),
-          ")",
+          // «(دست‌ها ۷ – ۳)» on one line (at 320 px its «۳)» wrapped alone)
+          h("span.nowrap", {}, "(", t("tricks"), " ", ...tricksText(game.last_result.tricks, me), ")"),
         )
       : null,
     rewardLine(ui.reward),
     h(
       "p#final-score",
       {},
-      [0, 1].map((team) => h("span.final", {}, `${t("team_n", { n: team + 1 })} (${[team, team + 2].map((s) => store.seatName(s)).join(t("and"))}): `, h("b", {}, num(game.score?.[team] ?? 0)))),
+      // the teams as the score bar names them («ما» / «حریف»; a spectator: team 1 and 2)
+      [0, 1].map((team) => h("span.final", {}, `${teamLabel(store, team)} (${nameList([team, team + 2].map((s) => store.seatName(s)))}): `, h("b", {}, num(game.score?.[team] ?? 0)))),
     ),
     handsSheet(ctx),
     lastGame

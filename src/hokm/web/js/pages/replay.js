@@ -3,7 +3,7 @@
 // double-dummy analysis (GET /api/games/{id}/analysis): each seat's mistakes, each hand's
 // mistakes as buttons that open their trick, and the mistaken cards outlined in the trick.
 import { announce, h, patch, toast } from "../dom.js";
-import { capitalized, lang, num, pointsText, t } from "../i18n.js";
+import { capitalized, lang, nameList, num, pointsText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
@@ -243,7 +243,7 @@ export async function render(main, [gameId, analysisRoute]) {
                 h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", h("bdi", {}, seatName(team)), t("list_sep"), h("bdi", {}, seatName(team + 2)), " — ", h("b", {}, num(totals[team])), h("br")))),
                 // who won, in words (the totals alone leave the reader to compare them)
                 rec.result?.status === "completed" && typeof rec.result.winner_team === "number"
-                  ? h("p#game-winner", {}, h("strong", {}, t("won_game", { team: [rec.result.winner_team, rec.result.winner_team + 2].map((x) => seatName(x)).join(t("and")) })))
+                  ? h("p#game-winner", {}, h("strong", {}, t("won_game", { team: nameList([rec.result.winner_team, rec.result.winner_team + 2].map((x) => seatName(x))) })))
                   : rec.result?.status === "closed" || rec.result?.status === "cancelled"
                     ? // why it has no winner: closed by the room's owner, or cancelled (a seat away too long)
                       h("p#game-ended", {}, h("strong", {}, t(`game_ended_${rec.result.status}`)))

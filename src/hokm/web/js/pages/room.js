@@ -1,6 +1,6 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
 import { announce, dropLobbyToasts, dropToast, focusInView, h, patch, toast } from "../dom.js";
-import { roomCode, t } from "../i18n.js";
+import { nameList, roomCode, t } from "../i18n.js";
 import { SYMBOL } from "../cards.js";
 import { api, Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
@@ -161,7 +161,7 @@ export async function render(main, [rawCode]) {
       const win = game.winner_team;
       const me = store.mySeat;
       const head = Number.isInteger(me) ? `${t(me % 2 === win ? "we_won" : "we_lost")} ` : "";
-      announce(`${head}${t("won_game", { team: [win, win + 2].map((x) => store.seatName(x)).join(t("and")) })}`);
+      announce(`${head}${t("won_game", { team: nameList([win, win + 2].map((x) => store.seatName(x))) })}`);
     }
   }
 

@@ -797,9 +797,9 @@ def test_an_invitation_goes_through_the_phones_share_sheet_and_its_code_joins(
 ) -> None:
     """Where the browser has a share sheet (phones), the lobby offers «فرستادن دعوت»: a
     Persian sentence with the room's code and its link, for Telegram or a text message. The
-    code pasted from that sentence (with the invisible marks that keep a Latin code in place in
-    Persian) joins the room. A share closed unsent says nothing; without a share sheet
-    (most desktops) only the link's copy is offered."""
+    invitation pasted whole into the code field (its code carries the invisible marks that
+    keep a Latin code in place in Persian) joins the room. A share closed unsent says nothing;
+    without a share sheet (most desktops) only the link's copy is offered."""
     owner = new_page(viewport=PHONE)
     owner.add_init_script(_FAKE_SHARE)
     code = create_room(owner, "نگار")
@@ -824,7 +824,7 @@ def test_an_invitation_goes_through_the_phones_share_sheet_and_its_code_joins(
     enter_name(friend, "Sam")
     pasted = sent["text"].split(": ")[-1]
     assert pasted != code and pasted.strip("\u2068\u2069") == code
-    friend.fill("#code", pasted)
+    friend.fill("#code", sent["text"])  # the whole invitation, as a messaging app pastes it
     friend.click("#join")
     friend.wait_for_selector(".lobby")
     assert friend.inner_text("#room-code").strip() == code

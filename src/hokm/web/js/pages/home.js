@@ -86,7 +86,10 @@ export async function render(main) {
   const join = guarded(async () => {
     // A pasted link names its room too: …/r/K7QX4M, …/#/room/K7QX4M, …?room=K7QX4M.
     const link = state.code.trim().match(/(?:\/r\/|#\/room\/|[?&]room=)([^/?#&]+)\/?$/);
-    const code = roomCode(link ? decodeURIComponent(link[1]) : state.code);
+    let code = roomCode(link ? decodeURIComponent(link[1]) : state.code);
+    // An invitation pasted whole ends «… کد اتاق: K7QX4M» (its link apart): what follows the colon.
+    const said = link || CODE_PATTERN.test(code) ? null : state.code.match(/[:：]\s*([^:：]+)$/);
+    if (said && CODE_PATTERN.test(roomCode(said[1]))) code = roomCode(said[1]);
     if (!code) {
       badCode("code_missing");
       return;

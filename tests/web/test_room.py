@@ -60,6 +60,12 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     link = pages[0].input_value("#share-link")
     assert link.endswith(f"/r/{code}")
     pages[3].goto(link)
+    # Before giving a name the friend sees whose room it is and who is in it.
+    pages[3].wait_for_selector("#room-preview")
+    preview = pages[3].inner_text("#room-preview")
+    assert preview.startswith("میزبان: \u2068Ali") and "Cyrus" in preview, preview
+    assert "۳ صندلی خالی" in preview, preview
+    shot(pages[3], "phone-invited-friend")
     pages[3].fill("#name", names[3])
     pages[3].click("#join")
     pages[3].wait_for_selector(".lobby")

@@ -305,10 +305,24 @@ export async function render(main, [rawCode]) {
           h("div.row", {}, input, h("button.primary#join", { type: "submit" }, t(ui.watchOnly ? "watch_game" : "join_room"))),
           nameLimitNote(savedName()),
           ui.watchOnly ? h("p.note#watch-only", {}, t("watch_only_note")) : null,
+          ui.preview ? roomPreview(ui.preview) : null,
         ),
       ),
     );
     input.focus();
+  }
+
+  /** «میزبان: نگار. در اتاق: نگار، سام. ۲ صندلی خالی.» (the room's public facts). */
+  function roomPreview(info) {
+    const members = (info.members ?? []).filter((m) => m.connected !== false);
+    const host = (info.members ?? []).find((m) => m.player === info.owner)?.name;
+    const free = (info.seats ?? []).filter((seat) => seat.kind === "empty").length;
+    const parts = [
+      host ? t("preview_host", { name: host }) : null,
+      members.length ? t("preview_here", { names: nameList(members.map((m) => m.name), t("list_sep")) }) : null,
+      free ? t(free === 1 ? "preview_free_one" : "preview_free", { n: free }) : t("preview_full"),
+    ].filter(Boolean);
+    return h("p.small#room-preview", {}, `${parts.join(". ")}.`);
   }
 
   function scheduleRefresh() {
@@ -528,10 +542,12 @@ export async function render(main, [rawCode]) {
     // A link to no room says so at once, before asking a name for nothing.
     api(`/api/rooms/${encodeURIComponent(code)}`).then(
       (info) => {
+        if (!alive || !ui.needName || !info) return;
+        // Whose room this is and who is in it, so an invited friend knows where they are going.
+        ui.preview = info;
         // A game under way with its four seats taken: the visitor will watch, and is told so.
-        const full = (info?.seats ?? []).every((seat) => seat.kind !== "empty");
-        if (!alive || !ui.needName || !full || !["playing", "paused"].includes(info?.status)) return;
-        ui.watchOnly = true;
+        const full = (info.seats ?? []).every((seat) => seat.kind !== "empty");
+        if (full && ["playing", "paused"].includes(info.status)) ui.watchOnly = true;
         draw();
       },
       (err) => {

@@ -465,3 +465,43 @@ async def test_stored_games_never_recorded_are_listed_with_their_room_owner(
         since=1000, after=(first[-1].finished_at, first[-1].game_id)
     )
     assert [r.game_id for r in first + rest] == [r.game_id for r in rows]
+
+
+async def test_a_guest_registering_with_points_shows_at_once(store: AccountStore) -> None:
+    """The guest's points come with it into an account: the boards kept here forget theirs."""
+    await store.storage.save_player(PlayerRow("g_reg", "Reg"))
+    await store.record_game(GameOutcome("GR1", ("g_reg", None, None, None), winner_team=0))
+    before = await store.leaderboard(period="all", offset=0, limit=10, viewer=None, now=MONDAY)
+    assert before["entries"] == []
+    await store.create_account(username="reg", password_hash="h", name="Reg", player_id="g_reg")
+    after = await store.leaderboard(period="all", offset=0, limit=10, viewer="g_reg", now=MONDAY)
+    assert [x["username"] for x in after["entries"]] == ["reg"] and after["total"] == 1
+
+
+async def test_a_board_read_while_a_game_is_recorded_is_not_kept(
+    store: AccountStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read begun before a game here and ended after it would keep the board before it."""
+    import hokm.accounts.store as module
+
+    pid = await _account(store, "race")
+    counting, go = asyncio.Event(), asyncio.Event()
+    count = module._count
+
+    async def slow_count(conn: Any, q: Any, *where: Any) -> int:
+        n = await count(conn, q, *where)
+        counting.set()
+        await go.wait()
+        return n
+
+    monkeypatch.setattr(module, "_count", slow_count)
+    read = asyncio.create_task(
+        store.leaderboard(period="all", offset=0, limit=10, viewer=None, now=MONDAY)
+    )
+    await counting.wait()  # the page is read: the game is recorded before it is kept
+    await store.record_game(GameOutcome("RC1", (pid, None, None, None), winner_team=0))
+    go.set()
+    assert (await read)["entries"] == []  # (this one answer may be the board before)
+    monkeypatch.setattr(module, "_count", count)
+    board = await store.leaderboard(period="all", offset=0, limit=10, viewer=None, now=MONDAY)
+    assert [x["username"] for x in board["entries"]] == ["race"]

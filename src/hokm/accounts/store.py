@@ -295,6 +295,7 @@ class AccountStore:
             created = None
         if created is None:
             raise UsernameTakenError("that username is taken")
+        self._boards.clear()  # (a guest's points and rating come onto the boards with it)
         return str(created)
 
     async def delete_account(self, player_id: str) -> bool:
@@ -864,11 +865,14 @@ class AccountStore:
         kept = self._boards.get(page_key)
         mine = None if viewer is None else self._boards.get(me_key)
         if kept is None or (viewer is not None and mine is None):
+            # (a change here while this reads clears the boards: what was read before it is
+            # answered but not kept, ``_Kept.put``'s ``since``)
+            since = self._boards.generation
             async with self.storage.engine.connect() as conn:
                 if kept is None:
-                    kept = self._boards.put(page_key, await page(conn))
+                    kept = self._boards.put(page_key, await page(conn), since=since)
                 if viewer is not None and mine is None:
-                    mine = self._boards.put(me_key, await me(conn, viewer))
+                    mine = self._boards.put(me_key, await me(conn, viewer), since=since)
         entries, total = kept
         return copy.deepcopy(entries), total, None if mine is None else dict(mine)
 
@@ -893,6 +897,7 @@ class _Kept:
     def __init__(self, ttl: float, size: int = 4096, clock: Callable[[], float] = time.monotonic):
         self.ttl, self.size, self.clock = ttl, size, clock
         self._items: dict[Any, tuple[float, Any]] = {}
+        self.generation = 0  # how many times it was cleared
 
     def get(self, key: Any) -> Any:
         item = self._items.get(key)
@@ -900,7 +905,11 @@ class _Kept:
             return None
         return item[1]
 
-    def put(self, key: Any, value: Any) -> Any:
+    def put(self, key: Any, value: Any, *, since: int | None = None) -> Any:
+        """Keep ``value`` (not if cleared since ``generation`` was ``since``: read before a
+        change, it would be kept after it)."""
+        if since is not None and since != self.generation:
+            return value
         if len(self._items) >= self.size:
             now = self.clock()
             self._items = {k: v for k, v in self._items.items() if v[0] > now}
@@ -911,6 +920,7 @@ class _Kept:
 
     def clear(self) -> None:
         self._items.clear()
+        self.generation += 1
 
 
 def _like(text: str) -> str:

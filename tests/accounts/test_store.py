@@ -319,6 +319,18 @@ async def test_the_rating_board_ranks_accounts_by_their_shown_rating(
     page = await store.rating_board(offset=2, limit=1, viewer=b)
     assert [x["rank"] for x in page["entries"]] == [3]
     assert page["me"] == {"player_id": b, "rank": 3, "rating": ratings[b].shown}
+    # two ratings shown as 0 (a conservative value below 0 is shown as 0) share a rank
+    r = store.t.ratings
+    async with store.storage.engine.begin() as conn:
+        for pid, mu in ((b, 10.0), (d, 12.0)):
+            await conn.execute(r.update().where(r.c.player_id == pid).values(mu=mu, sigma=6.0))
+    store._boards.clear()  # (written behind the store's back)
+    low = await store.rating_board(offset=0, limit=10, viewer=d)
+    assert [(x["username"], x["rank"], x["rating"]) for x in low["entries"]][2:] == [
+        ("ben", 3, 0),
+        ("dan", 3, 0),
+    ]
+    assert low["me"] == {"player_id": d, "rank": 3, "rating": 0}
     await store.delete_account(a)  # a deleted account leaves the board
     after = await store.rating_board(offset=0, limit=10, viewer=None)
     assert [x["username"] for x in after["entries"]][:1] == ["cas"] and after["me"] is None

@@ -786,11 +786,15 @@ class AccountStore:
         }
 
     async def rating_board(self, *, offset: int, limit: int, viewer: str | None) -> dict[str, Any]:
-        """One page of accounts with a rated game, ranked by their shown rating (the
-        conservative ``mu − 3·sigma``, so a player of few games ranks low until it settles), and
-        the viewer's own place (``rank`` None before their first rated game)."""
+        """One page of accounts with a rated game, ranked by their shown rating (from the
+        conservative ``mu − 3·sigma``, so a player of few games ranks low until it settles; the
+        same rating shares a rank), and the viewer's own place (``rank`` None before their
+        first rated game)."""
         r, a, p = self.t.ratings, self.t.accounts, self.players
-        value = (r.c.mu - 3 * r.c.sigma).label("value")
+        # ranked by the rating shown (``Rating.shown``: rounded, never below 0), so two players
+        # shown the same share a rank
+        shown = sa.func.round(100 * (r.c.mu - 3 * r.c.sigma))
+        value = sa.case((shown < 0, 0), else_=shown).label("value")
         q = (
             sa.select(r.c.player_id, a.c.username, p.c.name, r.c.mu, r.c.sigma, r.c.games, value)
             .join(a, a.c.player_id == r.c.player_id)

@@ -857,3 +857,6 @@ def test_each_game_over_links_its_own_game_and_says_what_it_brought(
         if game == 1:
             owner.click("#continue")
             owner.wait_for_selector("#game-over", state="detached")
+    # The way to an account opens the home page's login / register box (folded otherwise).
+    owner.click("#reward-register")
+    owner.wait_for_selector("#login-box[open] #register")

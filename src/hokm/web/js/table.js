@@ -770,7 +770,10 @@ function rewardLine(game) {
     {},
     parts.map((part, i) => [i ? t("sep") : "", part]),
     ". ",
-    game.guest ? h("a", { href: "#/" }, t("reward_register")) : h("a", { href: "#/profile" }, t("reward_profile")),
+    game.guest
+      ? // the home page opens its «ورود / ثبت‌نام» box for it (it is folded otherwise)
+        h("a#reward-register", { href: "#/", onclick: () => sessionStorage.setItem("hokm.openLogin", "1") }, t("reward_register"))
+      : h("a", { href: "#/profile" }, t("reward_profile")),
   );
 }
 

@@ -358,9 +358,12 @@ export async function render(main) {
         h("button.link#logout", { type: "button", onclick: signOut }, t("logout")),
       );
     }
+    // Opened for a guest who came from «با ساختن حساب، امتیازهایتان می‌مانند» (game over).
+    const asked = sessionStorage.getItem("hokm.openLogin") === "1";
+    sessionStorage.removeItem("hokm.openLogin");
     return h(
       "details.panel.account#login-box",
-      {},
+      { open: asked || undefined },
       h("summary", {}, t("login"), " / ", t("register")),
       h(
         "form",

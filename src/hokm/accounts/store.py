@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -744,38 +744,19 @@ class AccountStore:
         since = week_start(datetime.fromtimestamp(now / 1000, UTC)) if period == "week" else None
         kind = ("points", period, since)
 
-        async def page(conn: AsyncConnection) -> tuple[list[dict[str, Any]], int]:
-            select = sa.select(q).order_by(q.c.points.desc(), q.c.username)
-            rows = (await conn.execute(select.offset(offset).limit(limit))).all()
-            entries: list[dict[str, Any]] = []
-            for i, row in enumerate(rows):
-                points = int(row.points)
-                if not entries:
-                    rank = await self._rank(conn, q, points)
-                elif points == entries[-1]["points"]:
-                    rank = entries[-1]["rank"]
-                else:
-                    rank = offset + i + 1
-                entries.append(
-                    {
-                        "rank": rank,
-                        "player_id": row.player_id,
-                        "username": row.username,
-                        "name": row.name,
-                        "points": points,
-                    }
-                )
-            return entries, await _count(conn, q)
+        def entry(row: Any) -> dict[str, Any]:
+            return {
+                "player_id": row.player_id,
+                "username": row.username,
+                "name": row.name,
+                "points": int(row.points),
+            }
 
-        async def me(conn: AsyncConnection, viewer: str) -> dict[str, Any]:
-            mine = (
-                await conn.execute(sa.select(q.c.points).where(q.c.player_id == viewer))
-            ).first()
-            my_points = 0 if mine is None else int(mine.points)
-            my_rank = None if mine is None else await self._rank(conn, q, my_points)
-            return {"player_id": viewer, "rank": my_rank, "points": my_points}
+        def own(row: Any) -> dict[str, Any]:  # the viewer's place besides its rank
+            return {"points": 0 if row is None else int(row.points)}
 
-        entries, total, mine = await self._board(kind, offset, limit, viewer, page, me)
+        board = _Board(kind, q, "points", entry, own)
+        entries, total, mine = await self._board(board, offset, limit, viewer)
         return {
             "period": period,
             "offset": offset,
@@ -802,45 +783,23 @@ class AccountStore:
             .where(r.c.games > 0)
         ).subquery()
 
-        async def rank(conn: AsyncConnection, v: float) -> int:
-            return await _count(conn, q, q.c.value > v) + 1
-
         def entry(row: Any) -> dict[str, Any]:
             rating = Rating(mu=float(row.mu), sigma=float(row.sigma), games=int(row.games))
-            shown = rating.to_dict()
             return {
                 "player_id": row.player_id,
                 "username": row.username,
                 "name": row.name,
-                "rating": shown["rating"],
+                "rating": rating.shown,
                 "rated_games": rating.games,
                 "provisional": rating.is_provisional,
-                "tier": shown["tier"],
+                "tier": rating.tier.to_dict(),
             }
 
-        async def page(conn: AsyncConnection) -> tuple[list[dict[str, Any]], int]:
-            select = sa.select(q).order_by(q.c.value.desc(), q.c.username)
-            rows = (await conn.execute(select.offset(offset).limit(limit))).all()
-            entries: list[dict[str, Any]] = []
-            for i, row in enumerate(rows):
-                if not entries:  # (a tie may reach back before this page)
-                    place = await rank(conn, float(row.value))
-                elif rows[i - 1].value == row.value:
-                    place = entries[-1]["rank"]
-                else:
-                    place = offset + i + 1
-                entries.append({"rank": place, **entry(row)})
-            return entries, await _count(conn, q)
+        def own(row: Any) -> dict[str, Any]:  # the viewer's place besides its rank
+            return {"rating": Rating().shown if row is None else entry(row)["rating"]}
 
-        async def me(conn: AsyncConnection, viewer: str) -> dict[str, Any]:
-            mine = (await conn.execute(sa.select(q).where(q.c.player_id == viewer))).first()
-            if mine is None:
-                return {"player_id": viewer, "rank": None, "rating": Rating().shown}
-            place = await rank(conn, float(mine.value))
-            return {"player_id": viewer, "rank": place, "rating": entry(mine)["rating"]}
-
-        kind = ("rating",)
-        entries, total, mine = await self._board(kind, offset, limit, viewer, page, me)
+        board = _Board(("rating",), q, "value", entry, own)
+        entries, total, mine = await self._board(board, offset, limit, viewer)
         return {
             "by": "rating",
             "offset": offset,
@@ -851,21 +810,15 @@ class AccountStore:
         }
 
     async def _board(
-        self,
-        kind: tuple[Any, ...],
-        offset: int,
-        limit: int,
-        viewer: str | None,
-        page: Callable[[AsyncConnection], Awaitable[tuple[list[dict[str, Any]], int]]],
-        me: Callable[[AsyncConnection, str], Awaitable[dict[str, Any]]],
+        self, board: _Board, offset: int, limit: int, viewer: str | None
     ) -> tuple[list[dict[str, Any]], int, dict[str, Any] | None]:
         """A board's page and the viewer's place, each kept for ``BOARD_TTL`` seconds: every
         one of them reads all the accounts (a quarter of a second at 100,000,
         ``scripts/board_bench.py``), and a leaderboard is read far more often than it changes.
-        A game recorded or an account deleted here forgets them at once; another process's
-        shows within ``BOARD_TTL``."""
-        page_key = (*kind, offset, limit)
-        me_key = (*kind, "me", viewer)
+        A game recorded, an account made or deleted or a name changed here forgets them at
+        once; another process's shows within ``BOARD_TTL``."""
+        page_key = (*board.kind, offset, limit)
+        me_key = (*board.kind, "me", viewer)
         kept = self._boards.get(page_key)
         mine = None if viewer is None else self._boards.get(me_key)
         if kept is None or (viewer is not None and mine is None):
@@ -874,17 +827,27 @@ class AccountStore:
             since = self._boards.generation
             async with self.storage.engine.connect() as conn:
                 if kept is None:
-                    kept = self._boards.put(page_key, await page(conn), since=since)
+                    read = await _ranked_page(conn, board, offset, limit)
+                    kept = self._boards.put(page_key, read, since=since)
                 if viewer is not None and mine is None:
-                    mine = self._boards.put(me_key, await me(conn, viewer), since=since)
+                    row, rank = await _place(conn, board, viewer)
+                    place = {"player_id": viewer, "rank": rank, **board.own(row)}
+                    mine = self._boards.put(me_key, place, since=since)
         entries, total = kept
         return copy.deepcopy(entries), total, None if mine is None else dict(mine)
 
-    async def _rank(self, conn: AsyncConnection, q: Any, points: int) -> int:
-        above = await conn.execute(
-            sa.select(sa.func.count()).select_from(q).where(q.c.points > points)
-        )
-        return int(above.scalar() or 0) + 1
+
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """A leaderboard: its cache ``kind``, the subquery ``q`` of its rows (``player_id`` and
+    ``username`` among them) ranked by column ``key``, a row as an ``entry``, and what a
+    viewer's place says besides its rank (``own``, of the viewer's row or None)."""
+
+    kind: tuple[Any, ...]
+    q: Any
+    key: str
+    entry: Callable[[Any], dict[str, Any]]
+    own: Callable[[Any], dict[str, Any]]
 
 
 async def _count(conn: AsyncConnection, q: Any, *where: Any) -> int:
@@ -893,6 +856,38 @@ async def _count(conn: AsyncConnection, q: Any, *where: Any) -> int:
     if where:
         query = query.where(*where)
     return int((await conn.execute(query)).scalar() or 0)
+
+
+async def _ranked_page(
+    conn: AsyncConnection, board: _Board, offset: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of the board, highest first (then by username), each row's entry with its rank
+    ("1224": the same value shares a rank, a tie reaching back before the page included), and
+    how many rows the board has in all."""
+    q, key = board.q, board.key
+    column = q.c[key]
+    select = sa.select(q).order_by(column.desc(), q.c.username).offset(offset).limit(limit)
+    rows = (await conn.execute(select)).all()
+    entries: list[dict[str, Any]] = []
+    for i, row in enumerate(rows):
+        value = getattr(row, key)
+        if not entries:
+            rank = await _count(conn, q, column > value) + 1
+        elif getattr(rows[i - 1], key) == value:
+            rank = entries[-1]["rank"]
+        else:
+            rank = offset + i + 1
+        entries.append({"rank": rank, **board.entry(row)})
+    return entries, await _count(conn, q)
+
+
+async def _place(conn: AsyncConnection, board: _Board, player_id: str) -> tuple[Any, int | None]:
+    """``player_id``'s row of the board and its rank (``(None, None)`` when not on it)."""
+    q, key = board.q, board.key
+    row = (await conn.execute(sa.select(q).where(q.c.player_id == player_id))).first()
+    if row is None:
+        return None, None
+    return row, await _count(conn, q, q.c[key] > getattr(row, key)) + 1
 
 
 class _Kept:

@@ -33,10 +33,8 @@ export function renderLobby(ctx) {
   const running = table.status === "playing" || table.status === "paused";
   const filled = table.seats.every((s) => s.kind !== "empty");
   const link = shareLink(store.code);
-  const seated = new Set(table.seats.map((s) => s.player_id).filter(Boolean));
-  // Who is here (connected) without a seat, the viewer apart: for the owner to see who waits.
   const me = store.you?.player_id;
-  const unseated = (table.members || []).filter((m) => !seated.has(m.player) && m.connected !== false && m.player !== me);
+  const unseated = store.onlookers(); // for the owner to see who waits without a seat
 
   const copy = async () => {
     try {

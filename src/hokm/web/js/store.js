@@ -51,6 +51,14 @@ export class RoomStore {
     return this.you?.seat ?? null;
   }
 
+  /** The members here without a seat (connected, the viewer apart): those the owner sees
+   * waiting in the lobby, and who watch the table during a game. */
+  onlookers() {
+    const seated = new Set((this.table?.seats || []).map((s) => s.player_id).filter(Boolean));
+    const me = this.you?.player_id;
+    return (this.table?.members || []).filter((m) => !seated.has(m.player) && m.connected !== false && m.player !== me);
+  }
+
   get isOwner() {
     return Boolean(this.you?.owner);
   }

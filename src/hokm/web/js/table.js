@@ -497,14 +497,9 @@ function closeGameButton(ctx) {
   );
 }
 
-/** Who watches the table (connected members without a seat, the viewer apart): the players
- * know who sees the cards played and the chat. */
+/** Who watches the table: the players know who sees the cards played and the chat. */
 function onlookers(store) {
-  const seated = new Set((store.table.seats || []).map((s) => s.player_id).filter(Boolean));
-  const me = store.you?.player_id;
-  const names = (store.table.members || [])
-    .filter((m) => !seated.has(m.player) && m.connected !== false && m.player !== me)
-    .map((m) => m.name);
+  const names = store.onlookers().map((m) => m.name);
   if (!names.length) return null;
   // each name isolated, so a Latin one keeps its punctuation in a Persian line
   return h("p.small#onlookers", {}, t("onlookers", { n: names.length }), ": ", names.map((name, i) => [i ? t("list_sep") : "", h("bdi", {}, name)]));
@@ -606,17 +601,16 @@ function handsSheet(ctx) {
           {},
           hands.map((r) => {
             const kind = r.result && r.result !== "normal" ? `${t("sep")}${t(`result_${r.result}`)}` : "";
-            const score = r.score || [0, 0];
             return h(
               `tr#sheet-hand-${r.hand}`,
               {},
               h("th", { scope: "row" }, num(r.hand + 1)),
               h("td.name", { dir: "auto", title: store.seatName(r.hakem) }, store.seatName(r.hakem)),
               h("td", {}, r.trump ? h(`span.suit-${r.trump}`, { role: "img", "aria-label": suitName(r.trump) }, SYMBOL[r.trump]) : "–"),
-              h("td.nowrap", {}, ...tricksText(r.tricks, mine)),
+              h("td.nowrap", {}, ...oursTheirs(r.tricks, mine)),
               h(`td.${side(r.winner_team)}`, {}, teamLabel(store, r.winner_team), kind),
               h("td", {}, num((r.points || [0, 0])[r.winner_team] ?? 0)),
-              h("td.nowrap", {}, h("b.us", {}, num(score[us] ?? 0)), " – ", h("b.them", {}, num(score[1 - us] ?? 0))),
+              h("td.nowrap", {}, ...oursTheirs(r.score, mine)),
             );
           }),
         ),
@@ -652,11 +646,11 @@ function aceDrawInfo(store) {
   );
 }
 
-/** A hand's tricks "ours – theirs" for a seated player, in the score bar's order and colours
- * (team 1 first for a spectator). */
-function tricksText(tricks, mine) {
+/** A pair by team (a hand's tricks, a score) "ours – theirs" for a seated player, in the score
+ * bar's order and colours (team 1 first for a spectator). */
+function oursTheirs(pair, mine) {
   const us = mine === null || mine === undefined ? 0 : mine % 2;
-  return [h("b.us", {}, num(tricks?.[us] ?? 0)), " – ", h("b.them", {}, num(tricks?.[1 - us] ?? 0))];
+  return [h("b.us", {}, num(pair?.[us] ?? 0)), " – ", h("b.them", {}, num(pair?.[1 - us] ?? 0))];
 }
 
 function resultBanner(ctx) {
@@ -675,7 +669,7 @@ function resultBanner(ctx) {
     h("div.small.result-hand", {}, t("hand_n", { n: res.hand + 1 })),
     h("strong.result-name", {}, told.title),
     h("div", {}, told.sentence),
-    h("div.small.result-tricks", {}, `${t("tricks")}: `, ...tricksText(res.tricks, mine)),
+    h("div.small.result-tricks", {}, `${t("tricks")}: `, ...oursTheirs(res.tricks, mine)),
     h(
       "button.link#dismiss-result",
       {
@@ -808,7 +802,7 @@ function gameOver(ctx) {
           handTold(store, game.last_result).sentence,
           " ",
           // «(دست‌ها ۷ – ۳)» on one line (at 320 px its «۳)» wrapped alone)
-          h("span.nowrap", {}, "(", t("tricks"), " ", ...tricksText(game.last_result.tricks, me), ")"),
+          h("span.nowrap", {}, "(", t("tricks"), " ", ...oursTheirs(game.last_result.tricks, me), ")"),
         )
       : null,
     rewardLine(ui.reward),

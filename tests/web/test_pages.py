@@ -95,6 +95,28 @@ def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
     page.wait_for_selector("#code-error", state="detached")
 
 
+def test_a_code_is_found_in_a_message_pasted_whole(new_page: Callable[..., Page]) -> None:
+    """A friend pastes the message that brought the code: our invitation (after its colon,
+    with a full stop or not), or their own words, where the code is the one word that can be
+    a code. Two such words, or none, find nothing (the field then says what is wrong)."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    found = page.evaluate(
+        """import('/js/pages/home.js').then((m) => [
+            'بیا با هم حکم بازی کنیم! کد اتاق: \u2068K7QX4M\u2069',
+            'بیا با هم حکم بازی کنیم! کد اتاق: \u2068K7QX4M\u2069.',
+            'کد اتاق: k7q-x4m؟',
+            'بیا k7qx4m، منتظرم!',
+            'join room K7QX4M please',
+            'کد: ۷۷۷۴۴۴ یا K7QX4M',
+            'بیا بازی کنیم',
+            'code: HELLO1',
+        ].map((text) => m.codeInSentence(text)))"""
+    )
+    assert found == ["K7QX4M", "K7QX4M", "K7QX4M", "K7QX4M", "K7QX4M", None, None, None]
+
+
 def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[..., Page]) -> None:
     """«Maximilian_» in a right-to-left sentence kept its underscore at the wrong end and
     moved the sentence's brackets: names with Latin letters are bidi-isolated in Persian

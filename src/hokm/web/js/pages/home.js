@@ -1,12 +1,28 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { clearErrors, dropToast, h, patch, toast } from "../dom.js";
-import { num, roomCode, t } from "../i18n.js";
+import { latinDigits, num, roomCode, t } from "../i18n.js";
 import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, ServerError, session } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, NAME_MAX, nameLimitNote, noteNameLimit, refusal } from "../common.js";
 
 // A join code: six of the unambiguous letters and digits (hokm.table.codes).
 const CODE_PATTERN = /^[34679ACDEFGHJKMNPQRTWXY]{6}$/;
 const CODE_STRAY = /[^34679ACDEFGHJKMNPQRTWXY]/g;
+
+// The code in a message pasted whole: our invitation ends «… کد اتاق: K7QX4M» (what follows
+// the colon, a full stop after it or not); a friend's own words («بیا K7QX4M!») hold it as the
+// one word that is a code. Null when there is none, or more than one.
+export function codeInSentence(text) {
+  const said = text.match(/[:：]\s*([^:：]+?)[\s.!?؟،,;؛)»"']*$/u);
+  if (said && CODE_PATTERN.test(roomCode(said[1]))) return roomCode(said[1]);
+  const words = new Set(
+    latinDigits(text)
+      .replace(/\p{Cf}/gu, "")
+      .toUpperCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => CODE_PATTERN.test(word)),
+  );
+  return words.size === 1 ? [...words][0] : null;
+}
 
 // Set when this tab is closed or reloaded while waiting for a quick match (it sends a leave
 // then): the next page in the tab must not show the wait again if that leave is still on its way.
@@ -87,9 +103,7 @@ export async function render(main) {
     // A pasted link names its room too: …/r/K7QX4M, …/#/room/K7QX4M, …?room=K7QX4M.
     const link = state.code.trim().match(/(?:\/r\/|#\/room\/|[?&]room=)([^/?#&]+)\/?$/);
     let code = roomCode(link ? decodeURIComponent(link[1]) : state.code);
-    // An invitation pasted whole ends «… کد اتاق: K7QX4M» (its link apart): what follows the colon.
-    const said = link || CODE_PATTERN.test(code) ? null : state.code.match(/[:：]\s*([^:：]+)$/);
-    if (said && CODE_PATTERN.test(roomCode(said[1]))) code = roomCode(said[1]);
+    if (!link && !CODE_PATTERN.test(code)) code = codeInSentence(state.code) ?? code;
     if (!code) {
       badCode("code_missing");
       return;

@@ -552,6 +552,19 @@ def test_a_narrow_phone_shows_the_hand_in_two_rows_the_teams_in_words_and_chat_a
         "els => els.map(e => e.offsetTop)",
     )
     assert len(set(tops)) == 2, tops
+    # A side seat's short name stays whole beside the bot's icon and the hakem's crown (a
+    # copy of the crown added where the hakem is not there, so both sides are measured):
+    # «ربا…» it was, for a crowned side seat.
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.seat.pos-left, .seat.pos-right')].map((s) => {
+            const label = s.querySelector('.seat-label'), name = label.querySelector('.name');
+            if (!label.querySelector('.crown-icon')) {
+                label.prepend(document.querySelector('.crown-icon').cloneNode(true));
+            }
+            return [name.textContent, name.scrollWidth - name.clientWidth];
+        })"""
+    )
+    assert [c for c in cut if c[1] > 0] == [], cut
     for box in ("#score", "#tricks"):
         words = page.inner_text(f"{box} .shown .teams")
         assert words.replace(" ", "") == "ما–حریف", words

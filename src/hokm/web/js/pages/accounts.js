@@ -148,13 +148,21 @@ export async function render(main, params, path) {
     return typeof left === "number" && left > 0 ? t("provisional_left", { n: left }) : t("provisional");
   }
 
+  /** The rating with what it means while it settles; before the first rated game no number
+   * at all (the 0 a new account starts from read as a broken page). */
+  function ratingText(p) {
+    if (p.rating === undefined) return null;
+    if (p.rated_games === 0) return t("unrated");
+    return `${num(Math.round(p.rating))}${p.provisional ? ` (${provisionalText(p)})` : ""}`;
+  }
+
   function profile(p) {
     const name = p.player?.name ?? p.name;
     const rows = [
       [t("player"), name],
       // the username only when it is not the name already shown
       [t("username"), p.username !== name ? p.username : null],
-      [t("rating"), p.rating !== undefined ? `${num(Math.round(p.rating))}${p.provisional ? ` (${provisionalText(p)})` : ""}` : null],
+      [t("rating"), ratingText(p)],
       [t("tier"), tierName(p.tier)],
       [t("points"), p.points !== undefined ? num(p.points) : null],
       [t("games_played"), p.games_played !== undefined ? num(p.games_played) : null],

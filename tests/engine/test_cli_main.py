@@ -8,6 +8,7 @@ import io
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -179,6 +180,19 @@ def test_serve_says_in_one_line_why_it_cannot_use_the_database(
         lines = err.strip().splitlines()
         assert len(lines) == 1 and said in lines[0] and "Traceback" not in err, err
         assert "secret" not in err  # the password is not shown
+    # A database of another version (a column of the accounts' tables missing): refused
+    # before the server starts, naming it.
+    old = tmp_path / "old.db"
+    with sqlite3.connect(old) as conn:
+        conn.execute(
+            "CREATE TABLE hokm_sessions (token_hash VARCHAR(64) PRIMARY KEY,"
+            " player_id VARCHAR(64) NOT NULL, created_at BIGINT NOT NULL)"
+        )
+    conn.close()
+    assert main(["serve", "--db", str(old), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "made by another version of hokm: table hokm_sessions lacks expires_at" in err, err
 
 
 def test_serve_says_in_one_line_why_it_cannot_listen(

@@ -15,6 +15,7 @@ from hokm.storage import (
     PlayerRow,
     RoomRow,
     SqlStorage,
+    StorageError,
     VersionConflictError,
     database_url,
 )
@@ -246,3 +247,56 @@ async def test_processes_starting_at_once_on_an_empty_database_share_one_schema(
             await stores[0].drop_all()
         for store in stores:
             await store.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_tables_of_another_version_are_refused_at_start_in_one_clear_error(
+    kind: str, tmp_path: Path
+) -> None:
+    """``create_all`` leaves existing tables as they are: a database made by another version
+    of hokm (a column missing, or one of its own that needs a value) used to start and then
+    fail at its first query of the table, in the middle of a game. It is refused at start,
+    naming what differs; the data is left as it was."""
+    prefix = f"t{secrets.token_hex(4)}_"
+    url = str(tmp_path / "hokm.db") if kind == "sqlite" else PG_URL
+    first = SqlStorage(url, prefix=prefix)
+    await first.start()
+    accounts = AccountStore(first)
+    await accounts.start()
+    try:
+        async with first.engine.begin() as conn:
+            await conn.exec_driver_sql(f"ALTER TABLE {prefix}games DROP COLUMN record")
+            await conn.exec_driver_sql(
+                f"ALTER TABLE {prefix}rooms ADD COLUMN region VARCHAR(8) NOT NULL DEFAULT 'x'"
+            )
+            await conn.exec_driver_sql(f"ALTER TABLE {prefix}accounts DROP COLUMN created_at")
+        again = SqlStorage(url, prefix=prefix)
+        try:
+            with pytest.raises(StorageError) as refused:
+                await again.start()
+            said = str(refused.value)
+            assert "made by another version of hokm" in said, said
+            assert f"table {prefix}games lacks record" in said, said
+            assert "region" not in said  # it has a default: this version's inserts work
+            async with again.engine.begin() as conn:
+                await conn.exec_driver_sql(
+                    f"ALTER TABLE {prefix}games ADD COLUMN record TEXT NOT NULL DEFAULT ''"
+                )
+                await conn.exec_driver_sql(f"ALTER TABLE {prefix}rooms DROP COLUMN region")
+                await conn.exec_driver_sql(
+                    f"ALTER TABLE {prefix}rooms ADD COLUMN region VARCHAR(8) NOT NULL"
+                )
+            with pytest.raises(StorageError, match=f"{prefix}rooms has required columns region"):
+                await again.start()
+            async with again.engine.begin() as conn:
+                await conn.exec_driver_sql(f"ALTER TABLE {prefix}rooms DROP COLUMN region")
+            await again.start()  # the storage's tables match again
+            with pytest.raises(StorageError, match=f"{prefix}accounts lacks created_at"):
+                await AccountStore(again).start()
+        finally:
+            await again.close()
+    finally:
+        async with first.engine.begin() as conn:
+            await conn.run_sync(accounts.t.metadata.drop_all)
+        await first.drop_all()
+        await first.close()

@@ -202,6 +202,7 @@ class AccountStore:
         async with self.storage.engine.begin() as conn:
             await self.storage.schema_lock(conn)  # (processes starting at once)
             await conn.run_sync(self.t.metadata.create_all)
+            await self.storage.check_columns(conn, self.t.metadata)
             await conn.run_sync(self._rekey)
 
     def _rekey(self, conn: sa.Connection) -> None:

@@ -327,9 +327,12 @@ def check_database(url: str) -> str | None:
         )
 
     async def open_and_close() -> None:
+        from hokm.accounts.store import AccountStore
+
         storage = SqlStorage(url)
         try:
             await storage.start()
+            await AccountStore(storage).start()
         finally:
             await storage.close()
 
@@ -337,7 +340,7 @@ def check_database(url: str) -> str | None:
         asyncio.run(open_and_close())
     except Exception as exc:  # any driver's own error: say it in one line
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if shown not in reason:
+        if shown not in reason and not reason.startswith(("the database", "cannot open")):
             reason = f"cannot open the database {shown}: {reason}"
         return reason
     return None

@@ -130,6 +130,29 @@ class _Tables:
         )
 
 
+def _schema_differences(conn: sa.Connection, metadata: sa.MetaData) -> list[str]:
+    """What keeps the existing tables of ``metadata`` from being used: columns missing, and
+    columns of their own that need a value this version would not give."""
+    inspector = sa.inspect(conn)
+    wrong: list[str] = []
+    for table in metadata.sorted_tables:
+        have = {c["name"]: c for c in inspector.get_columns(table.name)}
+        missing = [c.name for c in table.columns if c.name not in have]
+        if missing:
+            wrong.append(f"table {table.name} lacks {', '.join(missing)}")
+        needed = [
+            name
+            for name, c in have.items()
+            if name not in table.columns
+            and not c.get("nullable", True)
+            and c.get("default") is None
+            and c.get("autoincrement") is not True
+        ]
+        if needed:
+            wrong.append(f"table {table.name} has required columns {', '.join(needed)}")
+    return wrong
+
+
 class _Write:
     """A queued write: a function, or (``fn`` None) event-log rows, which the writer merges
     with the other queued rows into one multi-row insert."""
@@ -205,15 +228,30 @@ class SqlStorage:
         return engine
 
     async def start(self) -> None:
-        """Create missing tables and start the writer."""
+        """Create missing tables, check the existing ones have this version's columns, and
+        start the writer."""
         try:
             async with self.engine.begin() as conn:
                 await self.schema_lock(conn)
                 await conn.run_sync(self.t.metadata.create_all)
+                await self.check_columns(conn, self.t.metadata)
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open the database {self._safe_url()}: {exc}") from exc
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+
+    async def check_columns(self, conn: AsyncConnection, metadata: sa.MetaData) -> None:
+        """Refuse, in one clear error, tables that ``create_all`` found already there but
+        without a column this version reads, or with a required column it does not write (a
+        database of another version of hokm, which has no schema migrations): the server would
+        otherwise start and fail at its first query of them, in the middle of a game."""
+        wrong = await conn.run_sync(_schema_differences, metadata)
+        if wrong:
+            raise StorageError(
+                f"the database, {self.describe()}, was made by another version of hokm: "
+                f"{'; '.join(wrong)} (hokm has no schema migrations yet: use a new database, "
+                "or alter these tables to match)"
+            )
 
     async def schema_lock(self, conn: AsyncConnection) -> None:
         """Hold the lock under which tables are created until ``conn``'s transaction ends:

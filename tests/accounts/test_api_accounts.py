@@ -306,6 +306,9 @@ async def test_change_password_needs_the_old_one_and_logs_out_other_sessions(liv
             json={"old_password": "wrong-one", "new_password": "second-password"},
         )
         assert bad.status_code == 401
+        # said of the one password the form asks (it has no username to be wrong)
+        assert bad.json()["message"] == "the current password is wrong"
+        assert bad.json()["message_fa"] == "گذرواژهٔ کنونی نادرست است"
         weak = await first.post(
             "/api/accounts/password",
             json={"old_password": "first-password", "new_password": "short"},
@@ -526,6 +529,8 @@ async def test_an_account_deleted_with_its_password_is_gone_for_good(live: Live)
     for body in ({"password": "wrong-password"}, {}, {"password": 7}):
         refused = await leaving.request("DELETE", "/api/accounts/me", json=body)
         assert refused.status_code in (400, 401), refused.text
+        if body == {"password": "wrong-password"}:
+            assert refused.json()["message_fa"] == "گذرواژه نادرست است", refused.text
         assert (await leaving.get("/api/accounts/me")).status_code == 200  # nothing changed
     done = await leaving.request("DELETE", "/api/accounts/me", json={"password": "first-password"})
     assert done.status_code == 200 and done.json() == {"ok": True}

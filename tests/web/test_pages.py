@@ -367,11 +367,26 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.fill("#old-password", "not my password")
     page.fill("#new-password", "another long one")
     page.click("#change-password")
-    page.wait_for_selector("#toasts .toast.error")
+    page.wait_for_selector("#toasts .toast.error >> text=گذرواژهٔ کنونی نادرست است")
     page.fill("#old-password", "a long password")
     page.click("#change-password")
     page.wait_for_selector("#toasts >> text=گذرواژه عوض شد")
     assert page.input_value("#old-password") == "" and not page.is_visible("#new-password")
+    # The name shown at tables is changed here too (the server had it, no page did); a
+    # name the server refuses is said and changes nothing.
+    page.click("#name-box summary")
+    name = page.request.get("/api/accounts/me").json()["player"]["name"]
+    assert page.input_value("#new-name") == name
+    page.fill("#new-name", "   ")
+    page.click("#change-name")
+    page.wait_for_selector("#toasts .toast.error")
+    assert page.request.get("/api/accounts/me").json()["player"]["name"] == name
+    page.fill("#new-name", "پریسا")
+    page.click("#change-name")
+    page.wait_for_selector("#toasts >> text=نام شما «پریسا» شد.")
+    assert page.request.get("/api/accounts/me").json()["player"]["name"] == "پریسا"
+    assert "پریسا" in page.inner_text("#profile") and "parisa_web" in page.inner_text("#profile")
+    shot(page, "phone-profile-renamed")
     fresh = new_page(viewport=PHONE)
     fresh.goto("/")
     for password, status in (("a long password", 401), ("another long one", 200)):

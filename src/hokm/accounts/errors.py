@@ -45,8 +45,10 @@ class InvalidCredentialsError(AccountError):
     status = 401
     code = "invalid_credentials"
 
-    def __init__(self, message: str = "wrong username or password") -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str = "wrong username or password", *, message_fa: str | None = None
+    ) -> None:
+        super().__init__(message, message_fa=message_fa)
 
 
 class NotAuthenticatedError(AccountError):

@@ -154,13 +154,21 @@ class AccountService:
         if not isinstance(old, str):
             raise InvalidInputError("old_password must be a string")
         secret = check_password(new)
-        await self._confirm(player_id, old, address=address, wrong="the old password is wrong")
+        await self._confirm(
+            player_id,
+            old,
+            address=address,
+            wrong=("the current password is wrong", "گذرواژهٔ کنونی نادرست است"),
+        )
         await self.store.set_password(player_id, await self.passwords.hash(secret))
         keep = hash_token(current_token) if current_token else None
         await self.store.delete_sessions(player_id=player_id, keep=keep)
 
-    async def _confirm(self, player_id: str, password: str, *, address: str, wrong: str) -> None:
-        """The account's password, asked again for a change that needs it. A wrong one counts
+    async def _confirm(
+        self, player_id: str, password: str, *, address: str, wrong: tuple[str, str]
+    ) -> None:
+        """The account's password, asked again for a change that needs it (``wrong``: what a
+        wrong one is told, in English and Persian; the form has no username). A wrong one counts
         as a failed login of the account from ``address`` (and more than the login limits
         allow are refused before it is checked): else whoever holds a session could guess the
         password without limit."""
@@ -172,7 +180,7 @@ class AccountService:
         await failures.check(account=key, address=address, now=self.clock())
         if not await self.passwords.verify(account.password_hash, password):
             await failures.failed(account=key, address=address, now=self.clock())
-            raise InvalidCredentialsError(wrong)
+            raise InvalidCredentialsError(wrong[0], message_fa=wrong[1])
         await failures.succeeded(account=key, address=address)
 
     async def delete_account(self, player_id: str, password: object, *, address: str) -> None:
@@ -180,7 +188,12 @@ class AccountService:
         a wrong one counts as a failed login, as for :meth:`change_password`."""
         if not isinstance(password, str):
             raise InvalidInputError("password must be a string")
-        await self._confirm(player_id, password, address=address, wrong="the password is wrong")
+        await self._confirm(
+            player_id,
+            password,
+            address=address,
+            wrong=("the password is wrong", "گذرواژه نادرست است"),
+        )
         if not await self.store.delete_account(player_id):
             raise NotAuthenticatedError("log in with an account first")  # deleted meanwhile
 

@@ -3,7 +3,7 @@
 import { clearErrors, h, patch, toast } from "../dom.js";
 import { has, lang, num, t } from "../i18n.js";
 import { api, forgetToken, savedName, saveName, session } from "../net.js";
-import { ratingDelta, refusal } from "../common.js";
+import { NAME_MAX, ratingDelta, refusal } from "../common.js";
 
 function tierName(tier) {
   if (!tier) return "";
@@ -181,9 +181,46 @@ export async function render(main, params, path) {
             ),
           ]
         : h("p.note#no-games", {}, t("no_games_yet")),
-      id ? null : passwordForm(), // one's own profile: the password can be changed here
+      id ? null : nameForm(name), // one's own profile: the name shown at tables,
+      id ? null : passwordForm(), // the password
       id ? null : deleteForm(), // … and the account deleted
     ];
+  }
+
+  /** Change the display name (the server renames the player in the rooms it sits in too). */
+  function nameForm(current) {
+    return h(
+      "details.panel#name-box",
+      {},
+      h("summary", {}, t("change_name")),
+      h(
+        "form#name-form",
+        {
+          onsubmit: async (e) => {
+            e.preventDefault();
+            const field = document.getElementById("new-name");
+            clearErrors();
+            let data;
+            try {
+              data = await api("/api/accounts/me", { method: "PATCH", body: { name: field.value } });
+            } catch (err) {
+              toast(refusal(err), "error");
+              return;
+            }
+            const name = data.player?.name ?? data.name;
+            // A name this browser keeps for its guest follows the account's (as a deletion clears it).
+            if (savedName() === current) saveName(name);
+            s.data = data;
+            draw();
+            toast(t("name_changed", { name }));
+          },
+        },
+        h("label", { for: "new-name" }, t("new_name")),
+        h("input", { id: "new-name", type: "text", autocomplete: "nickname", maxlength: NAME_MAX, value: current ?? "", dir: "auto" }),
+        h("p.small", {}, t("change_name_hint")),
+        h("button.primary#change-name", { type: "submit" }, t("change_name")),
+      ),
+    );
   }
 
   /** Change the password (the old one is needed; the server logs out the other sessions). */

@@ -160,6 +160,37 @@ async def test_frames_the_server_could_not_store_are_refused(server: str) -> Non
     await owner.close()
 
 
+async def test_values_nested_too_deep_to_store_are_refused(server: str) -> None:
+    """orjson reads 1024 levels of nesting but writes only 254: a legal action carrying a
+    deeply nested extra field was applied, failed to be logged, and closed every socket of
+    the room (1011); an echoed ``ping`` ``t`` became a ``server_error``. Refused at the door."""
+    owner, code = await table_with_bots(server, rules={"first_hakem": "manual"})
+    friend = HokmClient(server, name="Dara")
+    await friend.connect()
+    await friend.join(code)
+    await owner.command("start")
+    await owner.command("choose_hakem", seat=0)
+    await owner.wait_for(lambda c: bool(c.legal))
+    version = (await owner.rest("GET", f"/api/rooms/{code}"))["version"]
+    deep: Any = []
+    for _ in range(300):
+        deep = [deep]
+    action = {**owner.legal[0], "note": deep}
+    refused = await owner.request(
+        {"type": "action", "version": owner.version, "action_id": "d1", "action": action},
+        check=False,
+    )
+    assert refused["type"] == "error" and refused["code"] == "bad_json"
+    pong = await friend.request({"type": "ping", "t": deep}, check=False)
+    assert pong["type"] == "error" and pong["code"] == "bad_json"
+    assert (await friend.ping())["type"] == "pong"  # nobody was disconnected
+    assert (await owner.ping())["type"] == "pong"
+    info = await owner.rest("GET", f"/api/rooms/{code}")
+    assert info["version"] == version
+    await friend.close()
+    await owner.close()
+
+
 async def test_new_guests_over_the_socket_share_the_address_limit(tmp_path: Path) -> None:
     """A hello without a token makes a guest: it counts against the same per-address limit
     as POST /api/guest, which it used to bypass (200 guests in 0.4 s). (No refill here, so

@@ -5,7 +5,9 @@ Python's ``json.loads`` accepts text the server cannot write again: a lone surro
 once (orjson refuses to write it) and broke the room it was sent to. Every frame and request
 body is therefore read with orjson, which refuses all of them, and so whatever is accepted
 can be stored and echoed. Integers beyond 64 bits become floats there, which every integer
-field then refuses as not an integer.
+field then refuses as not an integer. orjson reads 1024 levels of nesting but writes only 254
+(and the log wraps a command in a few more): a value nested deeper than :data:`MAX_DEPTH` is
+refused too.
 
 >>> loads('{"seat": 1, "text": "سلام"}')
 {'seat': 1, 'text': 'سلام'}
@@ -19,6 +21,10 @@ Traceback (most recent call last):
 hokm.server.jsonio.BadJSON: not valid JSON: unexpected character...
 >>> type(loads('{"version": 1180591620717411303424}')["version"]).__name__
 'float'
+>>> loads('{"t": ' + '[' * 300 + ']' * 300 + '}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+hokm.server.jsonio.BadJSON: nested deeper than 32 levels
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from typing import Any
 import orjson
 from starlette.requests import ClientDisconnect, Request
 
-__all__ = ["BadJSON", "TooLarge", "loads", "read_body"]
+__all__ = ["MAX_DEPTH", "BadJSON", "TooLarge", "loads", "read_body"]
+
+MAX_DEPTH = 32  # levels of nesting accepted (every message of the protocol has a few)
 
 
 class BadJSON(ValueError):
@@ -69,6 +77,24 @@ async def read_body(request: Request, limit: int) -> bytes:
 def loads(raw: str | bytes) -> Any:
     """Parse ``raw`` (UTF-8 bytes or text) or raise :class:`BadJSON`."""
     try:
-        return orjson.loads(raw)
+        data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise BadJSON(f"not valid JSON: {exc}") from exc
+    if _too_deep(data):
+        raise BadJSON(f"nested deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether ``value`` nests lists and objects deeper than :data:`MAX_DEPTH`."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = [
+            item
+            for v in level
+            if isinstance(v, dict | list)
+            for item in (v.values() if isinstance(v, dict) else v)
+        ]
+        if not level:
+            return False
+    return any(isinstance(v, dict | list) for v in level)

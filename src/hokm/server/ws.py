@@ -522,7 +522,7 @@ def _translate(reply: dict[str, Any], ref: str | None) -> dict[str, Any]:
 
 def _ref_of(raw: str) -> str | None:
     with contextlib.suppress(Exception):
-        data = jsonio.loads(raw)
+        data = orjson.loads(raw)  # (not jsonio's: a frame refused as nested too deep has one)
         if isinstance(data, dict) and isinstance(data.get("ref"), str) and len(data["ref"]) <= 64:
             return str(data["ref"])
     return None

@@ -78,6 +78,20 @@ async def test_a_signed_token_of_an_unknown_player_does_not_hide_the_cookie(
         assert alone.status_code == 401
 
 
+async def test_a_token_or_cookie_with_other_than_ascii_identifies_nobody(server: str) -> None:
+    """A guest token whose signature is not ASCII was compared with hmac.compare_digest on
+    str, which raises: every request with such a cookie or bearer token was a 500."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        token = (await http.post("/api/guest", json={"name": "Sara"})).json()["token"]
+    for bad in (token[:-1] + "ü", "ü.ü"):
+        async with httpx.AsyncClient(base_url=server) as http:
+            me = await http.get("/api/me", headers={"Authorization": f"Bearer {bad}".encode()})
+            assert me.status_code == 401 and me.json()["code"] == "unauthorized"
+            cookie = {"Cookie": f"hokm_guest={bad}".encode()}
+            session = await http.get("/api/session", headers=cookie)
+            assert session.status_code == 200 and session.json()["player"] is None
+
+
 async def test_bad_names_and_bodies_are_refused(server: str) -> None:
     """Links, empty names, non-JSON bodies: 400 with a code and Persian text."""
     async with httpx.AsyncClient(base_url=server) as http:

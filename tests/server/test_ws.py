@@ -71,7 +71,7 @@ async def test_a_token_that_identifies_nobody_is_refused(server: str) -> None:
         assert sara.token is not None and sara.player is not None
         player_id, good = sara.player["id"], sara.token
     ws_url = server.replace("http", "ws") + "/ws"
-    for bad in (good[:-4] + "AAAA", "g_nobody.xyz", "not-a-session"):
+    for bad in (good[:-4] + "AAAA", "g_nobody.xyz", "not-a-session", good[:-1] + "ü", "ü.ü"):
         async with websockets.connect(ws_url) as ws:
             await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": bad}))
             bye = json.loads(await ws.recv())

@@ -99,7 +99,8 @@ class TokenSigner:
         if not token or len(token) > 200 or "." not in token:
             return None
         value, _, mac = token.rpartition(".")
-        if not value or not hmac.compare_digest(mac, self._mac(value)):
+        # (as bytes: compare_digest refuses str with other than ASCII, which anyone can send)
+        if not value or not hmac.compare_digest(mac.encode(), self._mac(value).encode()):
             return None
         return value
 

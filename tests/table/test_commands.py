@@ -52,6 +52,15 @@ def test_code_normalization_accepts_what_people_type() -> None:
             {"type": "action", "action": {"type": "play"}, "version": 1.5, "action_id": "a"},
             "version",
         ),
+        (
+            {
+                "type": "action",
+                "action": {"type": "play", "card": "AS", "note": "x" * 4000},
+                "version": 1,
+                "action_id": "a",
+            },
+            "unknown field 'note'",
+        ),
         ({"type": "start", "action_id": ""}, "action_id"),
         ({"type": "start", "action_id": 7}, "action_id"),
         ({"type": "chat"}, "either text or phrase"),

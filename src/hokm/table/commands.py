@@ -35,6 +35,13 @@ BOT_LEVELS: tuple[str, ...] = tuple(
 MAX_NAME_CHARS = 32
 MAX_ACTION_ID_CHARS = 64
 MAX_TEXT_CHARS = 500  # schema cap; the chat policy's own cap is lower
+# The fields of a player's engine action (the others are refused as not a player's anyway).
+_ACTION_FIELDS: dict[str, set[str]] = {
+    "play": {"type", "seat", "card"},
+    "choose_trump": {"type", "seat", "suit"},
+    "request_redeal": {"type", "seat"},
+    "decide_bam": {"type", "seat", "go"},
+}
 
 # type -> (required fields, optional fields); ``action_id`` is optional on every command.
 COMMAND_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -148,6 +155,10 @@ def _field(kind: str, key: str, value: object) -> Any:
             raise _bad(kind, "action must be an engine action object with a type")
         if len(value) > 8:
             raise _bad(kind, "action has too many fields")
+        # (an unknown field would be stored with the move in the input log, unread)
+        unknown = sorted(set(value) - _ACTION_FIELDS.get(value["type"], set(value)))
+        if unknown:
+            raise _bad(kind, f"unknown field {unknown[0]!r} in the action")
         return dict(value)
     if key == "version":
         if not _is_int(value) or value < 0:  # type: ignore[operator]

@@ -64,6 +64,20 @@ async def test_no_hello_closes_the_socket(tmp_path: Path) -> None:
         assert ws.close_code == 4001
 
 
+async def test_a_protocol_other_than_the_integer_1_is_refused(server: str) -> None:
+    """``protocol`` is compared as the integer 1: true and 1.0 (equal to 1 in Python) were
+    taken for it."""
+    ws_url = server.replace("http", "ws") + "/ws"
+    for protocol in (True, 1.0, "1", 2):
+        async with websockets.connect(ws_url) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
+            bye = json.loads(await ws.recv())
+            assert bye["type"] == "bye" and bye["code"] == 4002, (protocol, bye)
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4002
+
+
 async def test_a_token_that_identifies_nobody_is_refused(server: str) -> None:
     """A forged or damaged token in hello is refused with 4001 (it used to make a new guest
     quietly, who then had no seat); without a token a new guest is made."""

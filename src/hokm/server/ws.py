@@ -250,7 +250,8 @@ class _Session:
             if data["type"] != "hello":
                 raise _Refused(error_frame("unauthorized", "the first frame must be hello"))
             _check_envelope(data, "hello")
-            if data.get("protocol") != PROTOCOL_VERSION:
+            protocol = data.get("protocol")
+            if type(protocol) is not int or protocol != PROTOCOL_VERSION:  # (not true, not 1.0)
                 await self._close(
                     4002, "unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}"
                 )

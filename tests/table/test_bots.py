@@ -12,7 +12,7 @@ from hokm.engine import Action, RuleSet, SeatView, view_of
 from hokm.table import Table, TableConfig, choose_bot_action, make_table_bot
 from hokm.table import bots as bots_module
 
-from .conftest import Clock, make_table, ok, seat_bots
+from .conftest import Clock, err, make_table, ok, seat_bots
 
 
 def _bot_table(clock: Clock, delay: float = 0.8) -> Table:
@@ -75,6 +75,32 @@ def test_a_human_move_racing_the_timeout_bot_applies_once(clock: Clock) -> None:
     assert table.game is not None and table.game.trump is not None
     assert table.game.trump.value == "S"
     assert sum(1 for a in table.game.history if a.type == "choose_trump") == 1
+
+
+def test_a_human_move_arriving_after_the_timeout_bot_played_it_is_late_not_illegal(
+    clock: Clock,
+) -> None:
+    """The click that lost the race: made against the game before the bot's move, it is
+    refused as ``stale`` (the client then looks again), even though the trump it names was
+    named already; it was «illegal» (a card «you do not hold» once the bot had played it)."""
+    table = make_table(clock, rules=RuleSet(first_hakem="manual", trump_seconds=10))
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (1, 2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    ok(table.handle("ann", {"type": "choose_hakem", "seat": 0}, clock.now))
+    decided_at = table.version
+    table.tick(clock.advance(10))
+    (turn,) = table.pending_bot_turns(clock.now)
+    bot_action = choose_bot_action(turn)
+    assert table.apply_bot_action(0, bot_action, turn.version, clock.now).events
+    assert table.game is not None and table.game.trump is not None
+    version = table.version
+    late = {"type": "action", "action": bot_action.to_dict(), "version": decided_at}
+    reply = err(table.handle("ann", {**late, "action_id": "late"}, clock.now), "stale")
+    assert "changed since" in reply["message"] and table.version == version
+    # made against the game as it is now, the same move is what it is: out of its phase
+    fresh = {**late, "version": table.version, "action_id": "fresh"}
+    err(table.handle("ann", fresh, clock.now), "wrong_phase")
 
 
 def test_paused_tables_hand_out_no_bot_turn(clock: Clock) -> None:

@@ -1,10 +1,10 @@
-"""Versioned, idempotent actions: auth → seat → phase → legality → version, applied once."""
+"""Versioned, idempotent actions: auth → seat → status → version → legality, applied once."""
 
 from __future__ import annotations
 
 import random
 
-from hokm.engine import RuleSet, view_of
+from hokm.engine import Card, RuleSet, view_of
 
 from .conftest import (
     Clock,
@@ -182,7 +182,10 @@ def test_an_illegal_card_names_the_rule(clock: Clock) -> None:
         ),
         "illegal",
     )
-    assert "does not hold" in reply["message"] and not_held in reply["message_fa"]
+    assert "does not hold" in reply["message"]
+    # in Persian the card is named in words, as the page names cards («آس پیک»), not «AS»
+    assert reply["message_fa"] == f"برگ {Card.parse(not_held).persian} را ندارید"
+    assert not_held not in reply["message_fa"]
 
 
 def test_every_event_gets_the_next_version(clock: Clock) -> None:

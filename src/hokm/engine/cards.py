@@ -107,6 +107,7 @@ class Rank(IntEnum):
         return self.symbol
 
 
+_RANK_PERSIAN = {Rank.ACE: "آس", Rank.KING: "شاه", Rank.QUEEN: "بی‌بی", Rank.JACK: "سرباز"}
 _RANK_SYMBOL = {r: ("T" if r == 10 else "JQKA"[r - 11] if r > 10 else str(int(r))) for r in Rank}
 RANKS_HIGH_TO_LOW: tuple[Rank, ...] = tuple(sorted(Rank, reverse=True))
 
@@ -202,6 +203,16 @@ class Card:
         """Human form with a suit symbol, e.g. ``10♥``."""
         rank = "10" if self.rank == Rank.TEN else self.rank.symbol
         return f"{rank}{self.suit.symbol}"
+
+    @property
+    def persian(self) -> str:
+        """The card's name in Persian words, as the web client says it: «آس دل», «۷ گشنیز».
+
+        >>> Card.parse("QS").persian, Card.parse("TC").persian
+        ('بی‌بی پیک', '۱۰ گشنیز')
+        """
+        rank = _RANK_PERSIAN.get(self.rank) or persian_digits(int(self.rank))
+        return f"{rank} {self.suit.persian}"
 
     def __str__(self) -> str:
         return self.text

@@ -466,14 +466,8 @@ def cmd_action(table: Table, player: str, cmd: Command, now: float) -> None:
         raise TableError("wrong_status", "no game is being played")
     if table.is_paused:  # pragma: no cover - a connected sender unpauses the table
         raise TableError("wrong_status", "the game is paused")
-    try:
-        game.check(action)
-    except NotYourTurnError as exc:
-        raise TableError("not_your_turn", str(exc)) from exc
-    except WrongPhaseError as exc:
-        raise TableError("wrong_phase", str(exc)) from exc
-    except IllegalActionError as exc:
-        raise TableError("illegal", str(exc), illegal_fa(game, action)) from exc
+    # Made against an older game first: a card clicked as the turn timed out, arriving after
+    # the bot played it, is late, not a card the player does not hold.
     if cmd.version > table.version:
         raise TableError(
             "stale", f"version {cmd.version} is newer than the table's ({table.version})"
@@ -484,6 +478,14 @@ def cmd_action(table: Table, player: str, cmd: Command, now: float) -> None:
             f"the game changed since version {cmd.version} (now {table.game_version}): "
             "look again and retry",
         )
+    try:
+        game.check(action)
+    except NotYourTurnError as exc:
+        raise TableError("not_your_turn", str(exc)) from exc
+    except WrongPhaseError as exc:
+        raise TableError("wrong_phase", str(exc)) from exc
+    except IllegalActionError as exc:
+        raise TableError("illegal", str(exc), illegal_fa(game, action)) from exc
     table._apply_game_action(action, now, auto=False)
 
 
@@ -494,7 +496,7 @@ def illegal_fa(game: Game, action: Action) -> str:
     """The Persian reason for the common illegal moves (the English one names the rule)."""
     if isinstance(action, Play):
         if action.card not in game.hand_of(action.seat):
-            return f"برگ {action.card} را ندارید"
+            return f"برگ {action.card.persian} را ندارید"
         return "باید از خال زمین بازی کنید، اگر دارید"
     if isinstance(action, RequestRedeal):
         return "درخواست پخش دوباره فقط وقتی مجاز است که در پنج برگ اول برگی از ده به بالا نباشد"

@@ -222,8 +222,9 @@ class Table:
     # ------------------------------------------------------------------ inputs
 
     def handle(self, player: str, data: object, now: float) -> Outcome:
-        """Apply one command from ``player``. Checks auth → seat → phase → legality → version,
-        then applies. A refused command changes nothing and returns an ``error`` reply."""
+        """Apply one command from ``player``. Checks auth → seat → status → version → turn,
+        phase and legality, then applies. A refused command changes nothing and returns an
+        ``error`` reply."""
         self._out = Outcome()
         action_id = data.get("action_id") if isinstance(data, Mapping) else None
         kind = data.get("type") if isinstance(data, Mapping) else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page, WebSocket
@@ -488,9 +489,12 @@ def test_a_player_who_times_out_is_told_and_comes_back_with_a_button(
     page.wait_for_function("window.toastsSeen.some((t) => t.includes('وقت شما تمام شد'))")
     said = page.evaluate("window.toastsSeen.find((t) => t.includes('وقت شما تمام شد'))")
     # The first decision that timed out: naming trump if this player is the first hakem.
+    # What the bot did is said in words: the suit it named, the card it played.
     hakem = store(page, "s.game.hakem === s.mySeat && s.game.hand_number === 0")
-    expected = "حکم به جای شما انتخاب می‌شود" if hakem else "یک برگ به جای شما بازی می‌شود"
-    assert expected in said
+    suit = "(پیک ♠|دل ♥|خشت ♦|گشنیز ♣)"
+    card = "(آس|شاه|بی‌بی|سرباز|۱۰|[۲-۹]) (پیک|دل|خشت|گشنیز)"
+    expected = f"ربات {suit} را حکم کرد" if hakem else f"ربات {card} را به جای شما بازی کرد"
+    assert re.fullmatch(f"وقت شما تمام شد؛ {expected}\\.", said), said
     page.wait_for_selector("#self-away #back-btn")
     assert "شما دو نوبت بازی نکرده‌اید" in page.inner_text("#self-away")
     assert "Sara" not in page.inner_text("#self-away")  # spoken to, not about
@@ -524,7 +528,7 @@ def test_time_ran_out_is_no_longer_said_once_the_next_turn_comes(
     page.wait_for_selector(DECISION)
     if page.locator(TRUMP_BUTTONS).count():  # the hakem names trump in time
         take_turn(page)
-    timed_out = "یک برگ به جای شما بازی می‌شود"
+    timed_out = "را به جای شما بازی کرد"
     # A card's time ran out, and a card was played for this player: said (the bots here play
     # at once, so the next turn may come within milliseconds)
     page.wait_for_function(f"window.toastsSeen.some((t) => t.includes({timed_out!r}))")
@@ -836,3 +840,68 @@ def test_an_invitation_goes_through_the_phones_share_sheet_and_its_code_joins(
     assert friend.inner_text("#room-code").strip() == code
     assert friend.locator("#copy-link").count() == 1
     assert friend.locator("#share-invite").count() == 0  # no share sheet here
+
+
+def test_a_seated_player_leaves_the_game_and_a_bot_plays_on_for_the_others(
+    new_page: Callable[..., Page],
+) -> None:
+    """«ترک بازی» at the table (there was none: closing the page kept the seat until the
+    grace ran out, then cancelled everyone's game): asked twice, it leaves the room, a bot
+    takes the seat and the game goes on for the owner; «لغو» withdraws the question."""
+    owner, guest = new_page(viewport=DESKTOP), new_page(viewport=PHONE)
+    code = create_room(owner, "Ali")
+    join_room(guest, "Bita", code)
+    sit(guest, 2)
+    for seat in (1, 3):
+        owner.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
+    owner.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    owner.click("#start")
+    guest.wait_for_selector(".table-view")
+    guest.click("#leave-game")
+    assert "باخت حساب می‌شود" in guest.inner_text("#leave-game-warning")
+    assert guest.evaluate("document.activeElement.id") == "leave-game-sure"
+    guest.click("#leave-game-cancel")  # withdrawn: still at the table
+    assert guest.locator("#leave-game-sure").count() == 0 and guest.is_visible(".table-view")
+    guest.click("#leave-game")
+    shot(guest, "phone-leave-game")
+    guest.click("#leave-game-sure")
+    guest.wait_for_selector('.home[data-ready="1"]')
+    guest.locator("#toasts .toast", has_text="از بازی بیرون آمدید").wait_for()
+    assert guest.locator(".toast", has_text="پنجرهٔ دیگری").count() == 0
+    # The owner's game goes on with a bot in seat 2, which plays its cards.
+    owner.wait_for_function(
+        "hokmStore.table.seats[2].kind === 'bot' && hokmStore.table.status === 'playing'"
+    )
+    # … to the hand's end: the bot played the cards of the seat the guest left
+    for _ in range(30):
+        if store(owner, "s.game.hand_number > 0 || s.table.status === 'game_over'"):
+            break
+        owner.wait_for_selector(DECISION, state="attached")
+        take_turn(owner)
+    assert store(owner, "s.game.hand_number > 0 || s.table.status === 'game_over'")
+    assert store(owner, "s.table.seats[2].kind") == "bot"
+
+
+def test_a_card_clicked_while_offline_is_not_sent_and_stays_in_the_hand(
+    new_page: Callable[..., Page],
+) -> None:
+    """Offline, a card clicked would wait in the socket and land after the bot had played
+    for the player: it is not sent, the player is told, and the card stays playable."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "Sara", level="naive")
+    page.wait_for_selector(DECISION)
+    if page.locator(TRUMP_BUTTONS).count():
+        take_turn(page)
+    page.wait_for_selector(".hand .card.legal")
+    card = page.get_attribute(".hand .card.legal", "data-card")
+    page.context.set_offline(True)
+    page.wait_for_function("!navigator.onLine")
+    page.wait_for_timeout(100)  # (the page hears of it by the 'offline' event)
+    page.click(f'.hand .card[data-card="{card}"]')
+    page.locator("#toasts .toast.error", has_text="حرکت شما فرستاده نشد").wait_for()
+    assert card in hand_cards(page)
+    assert page.locator(f'.hand .card.legal[data-card="{card}"]').count() == 1
+    page.context.set_offline(False)
+    page.wait_for_function("navigator.onLine && hokmConn.isOpen()", timeout=15000)
+    page.click(f'.hand .card[data-card="{card}"]')
+    page.wait_for_function(f"!hokmStore.game.hand.includes('{card}')")

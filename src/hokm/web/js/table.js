@@ -49,7 +49,7 @@ export function renderTable(ctx) {
     store.table.status === "game_over" ? gameOver(ctx) : null,
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : h("p.note#spectator-note", {}, t("spectating_table")),
-    h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), previousGameLink(ctx)),
+    h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), leaveGameButton(ctx), previousGameLink(ctx)),
     onlookers(store),
     store.table.status === "game_over" ? null : handsSheet(ctx),
     aceDrawInfo(store),
@@ -494,6 +494,48 @@ function closeGameButton(ctx) {
     // The matched game of a quick room: closing it is leaving it (a loss for the closer).
     h("button.danger#close-game-sure", { type: "button", onclick: () => { ui.confirmClose = false; ctx.command("close_game"); } }, t(store.table.quick && store.table.game_number === 1 ? "close_game_sure_quick" : "close_game_sure")),
     h("button#close-game-cancel", { type: "button", onclick: cancel }, t("quick_match_cancel")),
+  );
+}
+
+/** A seated player leaves the game in progress (RULES.md §8: a loss for them; a bot takes the
+ * seat and the game goes on for the others). Asked twice, as closing it is; without it the
+ * only way out was to close the page, which keeps the seat until the grace ends and then
+ * cancels everyone's game. */
+function leaveGameButton(ctx) {
+  const { store, ui } = ctx;
+  if (!Number.isInteger(store.mySeat) || store.table.status === "game_over") return null;
+  const cancel = () => {
+    ui.confirmLeave = false;
+    ctx.redraw();
+    document.getElementById("leave-game")?.focus();
+  };
+  if (!ui.confirmLeave) {
+    return h("button#leave-game", { type: "button", onclick: () => { ui.confirmLeave = true; ctx.redraw(); document.getElementById("leave-game-sure")?.focus(); } }, t("leave_game"));
+  }
+  const leave = async () => {
+    ui.confirmLeave = false;
+    ui.leaving = true; // (the page's own "you left" news, not "you left in another window")
+    const reply = await ctx.command("leave");
+    if (reply?.type === "error" || !reply) {
+      ui.leaving = false;
+      ctx.redraw();
+      return;
+    }
+    toast(t("left_game"));
+    location.hash = "#/";
+  };
+  return h(
+    "span.row#leave-game-confirm",
+    {
+      onkeydown: (e) => {
+        if (e.key !== "Escape") return;
+        e.stopPropagation();
+        cancel();
+      },
+    },
+    h("p.small#leave-game-warning", {}, t("leave_game_warning")),
+    h("button.danger#leave-game-sure", { type: "button", onclick: leave }, t("leave_game_sure")),
+    h("button#leave-game-cancel", { type: "button", onclick: cancel }, t("quick_match_cancel")),
   );
 }
 

@@ -1,7 +1,7 @@
 // A room: the connection, the lobby before a game, the table during one, chat throughout.
 import { announce, dropLobbyToasts, dropToast, focusInView, h, patch, toast } from "../dom.js";
 import { nameList, roomCode, t } from "../i18n.js";
-import { SYMBOL } from "../cards.js";
+import { cardName, suitName, SYMBOL } from "../cards.js";
 import { api, Connection, ensureGuest, rememberPlace, rememberRoom, rememberedPlace, savedName, savedToken } from "../net.js";
 import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
@@ -37,6 +37,15 @@ function placeOf(store) {
   };
 }
 
+// The moves a bot makes for a player whose time ran out, and what the player is told of them.
+const AUTO_MOVES = new Set(["trump_chosen", "card_played", "bam_decided"]);
+
+function timedOutText(ev) {
+  if (ev.kind === "trump_chosen") return t("you_timeout_trump", { suit: suitName(ev.suit) });
+  if (ev.kind === "bam_decided") return t(ev.go ? "you_timeout_bam_go" : "you_timeout_bam_stop");
+  return t("you_timeout_card", { card: cardName(ev.card) });
+}
+
 export async function render(main, [rawCode]) {
   const code = roomCode(rawCode);
   const store = new RoomStore(code);
@@ -59,17 +68,40 @@ export async function render(main, [rawCode]) {
     hiddenSince: 0, // when the tab went to the background (0: it is shown)
     netDown: navigator.onLine === false, // the browser says the network is gone
     playSending: false, // a card was sent and is not answered yet (a second click is ignored)
+    confirmLeave: false, // «ترک بازی» asked: is it sure?
+    leaving: false, // this page sent the player's leave
+    timedOut: false, // this player's time ran out: the bot's move for them is still to come
+    timeoutSaid: "", // the note of what the bot did for them (gone at their next turn)
   };
   let conn = null;
   let refreshTimer = null;
   let tick = null;
   let lastAck = 0;
 
+  // Where this player's decisions stand: a hand and how many cards are left in it, or the
+  // phase (trump, bam). A move the server found stale is sent again only if this is as it was:
+  // else a bot decided for the player meanwhile (their time ran out), and the old click would
+  // land on a later decision.
+  const decisionMark = () => {
+    const g = store.game;
+    return g ? `${store.table?.game ?? ""}/${g.hand_number}/${g.phase}/${(g.hand ?? []).length}` : "";
+  };
+  const stillLegal = (action) =>
+    store.legal(action.type).some((a) => Object.keys(action).every((k) => k === "type" || a[k] === action[k]));
+
   const act = async (action) => {
     if (!conn) return null;
+    if (ui.netDown) {
+      // Sent now, it would wait in the socket and land after the turn was played for them.
+      toast(t("offline_not_sent"), "error");
+      return null;
+    }
+    const decided = decisionMark();
     let reply = await conn.action(action, Math.max(store.version ?? 0, lastAck));
     if (reply?.type === "error" && reply.code === "stale_version") {
       await new Promise((r) => setTimeout(r, 150));
+      // (what happened instead is said by the move's own note, «… به جای شما بازی کرد»)
+      if (decisionMark() !== decided || !stillLegal(action)) return reply;
       reply = await conn.action(action, Math.max(store.version ?? 0, lastAck));
     }
     if (!reply) {
@@ -207,7 +239,7 @@ export async function render(main, [rawCode]) {
     const myTurn = store.legal("play").length > 0;
     // So is "your time ran out, a card is played for you" (up for 6 s, as long as the bots
     // may take to play round to you again).
-    if (myTurn && !ui.myTurn) for (const key of ["not_your_turn_now", "you_timeout_card"]) dropToast(t(key));
+    if (myTurn && !ui.myTurn) for (const said of [t("not_your_turn_now"), ui.timeoutSaid]) dropToast(said);
     ui.myTurn = myTurn;
     // A decision of yours begins (a card, trump, bam): a chat sheet over the bottom of a
     // phone's screen would hide the hand and take the taps meant for it, so it folds.
@@ -397,10 +429,13 @@ export async function render(main, [rawCode]) {
     else if (ev.kind === "member_joined" && ev.player !== store.you?.player_id) {
       if (store.table?.status !== "playing") toast(t("member_joined", { name: ev.name }));
     }
-    else if (ev.kind === "timeout" && ev.seat === store.mySeat) {
-      // The store has not applied the move yet: the phase is the decision that timed out.
-      const phase = store.game?.phase;
-      toast(t(phase === "trump" ? "you_timeout_trump" : phase === "bam" ? "you_timeout_bam" : "you_timeout_card"), "error");
+    else if (ev.kind === "timeout" && ev.seat === store.mySeat) ui.timedOut = true; // said with the move
+    else if (ev.auto && ev.seat === store.mySeat && ui.timedOut && AUTO_MOVES.has(ev.kind)) {
+      // What the bot did for this player, once it is done: the trump, the card, the bam.
+      ui.timedOut = false;
+      dropToast(ui.timeoutSaid);
+      ui.timeoutSaid = timedOutText(ev);
+      toast(ui.timeoutSaid);
     } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
     else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
     else if (ev.kind === "game_closed") toast(t(store.isOwner ? "game_closed_you" : "game_closed"));
@@ -441,8 +476,9 @@ export async function render(main, [rawCode]) {
             draw();
             return;
           }
-          // This player left the room from another tab or device: this page leaves too.
-          toast(t("left_elsewhere"));
+          // This player left the room from another tab or device: this page leaves too (its
+          // own «ترک بازی» says so itself).
+          if (!ui.leaving) toast(t("left_elsewhere"));
           location.hash = "#/";
           return;
         }

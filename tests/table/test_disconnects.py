@@ -80,6 +80,12 @@ def test_grace_warning_then_cancel_keeps_completed_games(clock: Clock) -> None:
             break
     assert warned == start + 100 and cancelled == start + 200
     assert table.status == "lobby" and table.game is None
+    # Bob's seat is free for a bot or a friend (it kept him, gone, until the owner removed
+    # him); Bob is still a member, and may sit again when he is back.
+    assert table.seats[1].kind == "empty" and table.seat_of("bob") is None
+    assert "bob" in table.members
+    table.connect("bob", clock.advance(1))
+    ok(table.handle("bob", {"type": "sit", "seat": 1}, clock.now))
 
 
 def test_returning_within_grace_clears_the_warning(clock: Clock) -> None:

@@ -905,3 +905,33 @@ def test_a_card_clicked_while_offline_is_not_sent_and_stays_in_the_hand(
     page.wait_for_function("navigator.onLine && hokmConn.isOpen()", timeout=15000)
     page.click(f'.hand .card[data-card="{card}"]')
     page.wait_for_function(f"!hokmStore.game.hand.includes('{card}')")
+
+
+def test_a_game_cancelled_for_an_absent_player_says_why_in_the_lobby_and_frees_the_seat(
+    new_page: Callable[..., Page],
+) -> None:
+    """A player who closed the page and never came back cancels the game at the grace's end:
+    the lobby says who and why until the next game (a toast of a few seconds was all), and
+    the seat is free for a bot (it kept the absent player until the owner removed them)."""
+    owner, guest = new_page(viewport=PHONE), new_page(viewport=PHONE)
+    code = create_room(owner, "Ali")
+    join_room(guest, "Bita", code)
+    sit(guest, 2)
+    for seat in (1, 3):
+        owner.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
+    owner.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    reply = owner.evaluate("hokmConn.command('set_rules', {options: {grace_seconds: 1}})")
+    assert reply["type"] == "ack", reply
+    owner.click("#start")
+    guest.wait_for_selector(".table-view")
+    guest.close()
+    owner.wait_for_selector("#game-cancelled", timeout=20000)
+    said = owner.inner_text("#game-cancelled")
+    assert "Bita" in said and "برنگشت" in said and "ربات" in said, said
+    assert store(owner, "s.table.seats[2].kind") == "empty"
+    shot(owner, "phone-game-cancelled")
+    owner.evaluate("hokmConn.command('add_bot', {seat: 2, level: 'easy'})")
+    owner.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    owner.click("#start")
+    owner.wait_for_selector(".table-view")
+    assert owner.locator("#game-cancelled").count() == 0

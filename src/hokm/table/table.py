@@ -957,6 +957,12 @@ class Table:
             self._end_game("cancelled", now, abandoned=deadline.player)
             self._set_status("lobby")
             self.game = None
+            # Their seat is freed: the others fill it (a bot, a friend) and start again
+            # without first removing someone who is gone. Back, they sit again.
+            gone = self.seat_of(deadline.player)
+            if gone is not None:
+                self.seats[gone] = SeatSlot()
+                self._emit("seat_changed", self._seat_public(gone))
             others = [p for p in self.connected_players() if p != deadline.player]
             if deadline.player == self.owner and others:
                 self._pass_ownership(exclude=deadline.player)  # the room goes on without them

@@ -73,6 +73,7 @@ export function renderLobby(ctx) {
         canShare ? h("button.primary#share-invite", { type: "button", onclick: share }, t("share_invite")) : null,
       ),
     ),
+    ui.cancelled ? h("p.note.call#game-cancelled", { role: "status" }, ui.cancelled) : null,
     ui.spectator ? h("p.note", {}, t("spectating")) : null,
     !ui.spectator && filled && (store.mySeat === null || store.mySeat === undefined)
       ? h("p.note#seats-full", {}, t(owner ? "seats_full_owner" : "seats_full"))

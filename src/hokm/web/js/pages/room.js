@@ -70,6 +70,7 @@ export async function render(main, [rawCode]) {
     playSending: false, // a card was sent and is not answered yet (a second click is ignored)
     confirmLeave: false, // «ترک بازی» asked: is it sure?
     leaving: false, // this page sent the player's leave
+    cancelled: "", // why the last game was cancelled (said in the lobby until the next one)
     timedOut: false, // this player's time ran out: the bot's move for them is still to come
     timeoutSaid: "", // the note of what the bot did for them (gone at their next turn)
   };
@@ -437,9 +438,18 @@ export async function render(main, [rawCode]) {
       ui.timeoutSaid = timedOutText(ev);
       toast(ui.timeoutSaid);
     } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
-    else if (ev.kind === "game_cancelled") toast(t("game_cancelled"), "error");
+    else if (ev.kind === "game_cancelled") {
+      // Said in the lobby too, until the next game: a toast alone was gone in seconds, and
+      // three people were left without the reason.
+      const gone = store.table?.members?.find((m) => m.player === ev.abandoned)?.name;
+      ui.cancelled = gone ? t("game_cancelled_by", { name: gone }) : t("game_cancelled");
+      if (gone && store.isOwner) ui.cancelled += ` ${t("game_cancelled_owner")}`;
+      if (gone) dropToast(t("grace_warning", { name: gone })); // (its warning came true)
+      toast(ui.cancelled, "error");
+    }
     else if (ev.kind === "game_closed") toast(t(store.isOwner ? "game_closed_you" : "game_closed"));
     else if (ev.kind === "game_started" && ev.game > 1 && !store.isOwner) toast(t("new_game_started"));
+    if (ev.kind === "game_started") ui.cancelled = "";
     // (the countdown is the banner's, above the table: a toast's number would stand still)
     else if (ev.kind === "grace_warning") toast(t("grace_warning", { name }), "error");
   }

@@ -564,7 +564,7 @@ export async function render(main) {
         ),
         h(
           "nav.links",
-          { "aria-label": t("nav_rules") },
+          { "aria-label": t("nav_more") },
           h("a", { href: "#/rules" }, t("nav_rules")),
           h("a", { href: "#/sim" }, t("nav_sim")),
           h("a", { href: "#/advisor" }, t("nav_advisor")),

@@ -78,6 +78,41 @@ async def test_a_protocol_other_than_the_integer_1_is_refused(server: str) -> No
             assert ws.close_code == 4002
 
 
+async def test_a_player_reconnecting_in_a_loop_is_held_back(server: str) -> None:
+    """Each join, and its socket's close, logs an input and tells the room: a loop of
+    reconnects filled the room's log (600 rows in 3 s from loopback, which the address limits
+    exempt). Past 30 joins at once a player waits: refused (``rate_limited``), nothing logged
+    and nobody told; the room is joined again a little later."""
+    async with HokmClient(server, name="Sara") as sara:
+        code = await sara.create_room()
+        await sara.join(code)
+        token = sara.token
+    ws_url = server.replace("http", "ws") + "/ws"
+    answers = []
+    while len(answers) < 60 and (not answers or answers[-1]["type"] == "snapshot"):
+        async with websockets.connect(ws_url) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await ws.send(json.dumps({"type": "join", "code": code, "ref": "j"}))
+            answers.append(json.loads(await ws.recv()))
+    # (30 at once, with sara's own; one more every 2 s of the loop)
+    assert 29 <= len(answers) - 1 <= 40, len(answers)
+    refused = answers[-1]
+    assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+    assert refused["message_fa"] and refused["ref"] == "j"
+    async with httpx.AsyncClient(base_url=server) as http:
+        version = (await http.get(f"/api/rooms/{code}")).json()["version"]
+        async with websockets.connect(ws_url) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+            await ws.recv()
+            await ws.send(json.dumps({"type": "join", "code": code}))
+            assert json.loads(await ws.recv())["code"] == "rate_limited"
+        assert (await http.get(f"/api/rooms/{code}")).json()["version"] == version
+    await asyncio.sleep(2.1)  # one more join every 2 s
+    async with HokmClient(server, name="Sara", token=token) as again:
+        assert (await again.join(code))["type"] == "snapshot"
+
+
 async def test_a_token_that_identifies_nobody_is_refused(server: str) -> None:
     """A forged or damaged token in hello is refused with 4001 (it used to make a new guest
     quietly, who then had no seat); without a token a new guest is made."""

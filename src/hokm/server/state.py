@@ -108,6 +108,11 @@ class ServerState:
     # then one every 10 seconds; answers are kept (a finished game does not change).
     analysis_limits: Limits = field(default_factory=lambda: AddressLimits(rate=0.1, burst=5))
     analyses: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    # Joins of rooms per player, in this process: 30 at once, then one every 2 seconds. Each
+    # join and its socket's close log an input and tell the room (presence), so a loop of
+    # reconnects (from loopback or behind a proxy too, which the address limits exempt) would
+    # fill the room's log; a person's reconnects back off to one every 5 s.
+    joins: AddressLimits = field(default_factory=lambda: AddressLimits(rate=0.5, burst=30))
     # What plugins add to the core, by name (``accounts``): told to pages by /api/session.
     features: set[str] = field(default_factory=set)
     origin_logged: float = -60.0  # when a refused WebSocket origin was last logged (monotonic)

@@ -469,6 +469,10 @@ class _Session:
             return error_frame("bad_message", "join: code must be a string", ref=ref)
         if len(code_raw) > 32 or not is_code(code_raw):
             return error_frame("room_not_found", ref=ref)
+        if not self.state.joins.allow(conn.player):
+            return error_frame(
+                "rate_limited", "too many joins: wait a few seconds", "چند ثانیه صبر کنید", ref=ref
+            )
         for _ in range(3):  # a room unloaded just as the join arrived is loaded again
             try:
                 room = await self.state.rooms.get(normalize_code(code_raw))

@@ -508,6 +508,9 @@ export async function render(main, [rawCode]) {
           toast(t("spectating"));
           conn.asRole = "spectator";
           conn.join({ fresh: true });
+        } else if (!msg.ref && msg.code === "rate_limited") {
+          // A join held back (too many in a row: reloads, a reconnecting loop): again soon.
+          setTimeout(() => alive && conn?.isOpen() && conn.join(), 2500);
         } else if (!msg.ref && msg.code !== "stale_version") {
           toast(refusal(msg), "error");
         }

@@ -127,6 +127,8 @@ function bannerHand(ctx) {
   if (!res || ui.resultShown === `${res.hand}` || typeof res.hand !== "number") return null;
   const begun = (game.trick || []).length > 0 || (game.tricks || []).length > 0;
   if (game.phase === "play" && begun && game.hand_number > res.hand) return null;
+  // The viewer leads the next hand's first trick (the hakem): the table is theirs to play on.
+  if (game.phase === "play" && game.hand_number > res.hand && store.legal("play").length) return null;
   return last && last.hand === res.hand ? last : res;
 }
 

@@ -907,6 +907,31 @@ def test_a_card_clicked_while_offline_is_not_sent_and_stays_in_the_hand(
     page.wait_for_function(f"!hokmStore.game.hand.includes('{card}')")
 
 
+def test_a_card_is_sent_when_the_browser_says_offline_but_the_server_answers(
+    new_page: Callable[..., Page],
+) -> None:
+    """A browser with no network at all says it is offline, though the server it plays on
+    runs on the same machine (``hokm serve`` on 127.0.0.1, a laptop in flight mode): every
+    card was refused as not sent, and the game could not be played. The server is asked
+    first (a ping): a card it would get is sent."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "Sara", level="naive")
+    page.wait_for_selector(DECISION)
+    if page.locator(TRUMP_BUTTONS).count():
+        take_turn(page)
+    page.wait_for_selector(".hand .card.legal")
+    card = page.get_attribute(".hand .card.legal", "data-card")
+    page.evaluate(
+        """() => {
+            Object.defineProperty(navigator, 'onLine', { get: () => false });
+            window.dispatchEvent(new Event('offline'));
+        }"""
+    )
+    page.click(f'.hand .card[data-card="{card}"]')
+    page.wait_for_function(f"!hokmStore.game.hand.includes('{card}')")
+    assert page.locator("#toasts .toast", has_text="حرکت شما فرستاده نشد").count() == 0
+
+
 def test_a_game_cancelled_for_an_absent_player_says_why_in_the_lobby_and_frees_the_seat(
     new_page: Callable[..., Page],
 ) -> None:

@@ -251,7 +251,7 @@ export class Connection {
       if (this.room) this.join();
     }
     if (msg.type !== "welcome") this.setClock(msg.server_time);
-    if ((msg.type === "ack" || msg.type === "error") && msg.ref && this.pending.has(msg.ref)) {
+    if ((msg.type === "ack" || msg.type === "error" || msg.type === "pong") && msg.ref && this.pending.has(msg.ref)) {
       const done = this.pending.get(msg.ref);
       this.pending.delete(msg.ref);
       done(msg);
@@ -311,6 +311,26 @@ export class Connection {
         return;
       }
       this.pending.set(ref, resolve);
+    });
+  }
+
+  /** Whether the server answers a ping within ``ms``: the browser may say it is offline
+   * (no network at all) while the server it plays on is on this very machine. */
+  answers(ms = 1500) {
+    return new Promise((resolve) => {
+      const ref = this.nextRef("p");
+      if (!this.send({ type: "ping", ref })) {
+        resolve(false);
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.pending.delete(ref);
+        resolve(false);
+      }, ms);
+      this.pending.set(ref, (msg) => {
+        clearTimeout(timer);
+        resolve(msg?.type === "pong");
+      });
     });
   }
 

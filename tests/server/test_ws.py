@@ -99,7 +99,7 @@ async def test_a_player_reconnecting_in_a_loop_is_held_back(server: str) -> None
     assert 29 <= len(answers) - 1 <= 40, len(answers)
     refused = answers[-1]
     assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
-    assert refused["message_fa"] and refused["ref"] == "j"
+    assert refused["message_fa"] and refused["ref"] == "j" and refused["command"] == "join"
     async with httpx.AsyncClient(base_url=server) as http:
         version = (await http.get(f"/api/rooms/{code}")).json()["version"]
         async with websockets.connect(ws_url) as ws:

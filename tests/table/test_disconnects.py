@@ -148,6 +148,8 @@ def test_a_game_everyone_left_pauses_but_its_grace_periods_run_on(clock: Clock) 
     assert kinds.count("grace_warning") == 2 and "game_cancelled" in kinds
     assert clock.now == bob_left + 200
     assert out.results[0].status == "cancelled" and out.results[0].abandoned == "bob"
+    # Both were gone: both seats are free (Ann's was kept, with her away, though Bob's went).
+    assert table.seats[0].kind == table.seats[1].kind == "empty"
     assert table.status == "lobby" and table.next_deadline() is None
 
 

@@ -471,7 +471,11 @@ class _Session:
             return error_frame("room_not_found", ref=ref)
         if not self.state.joins.allow(conn.player):
             return error_frame(
-                "rate_limited", "too many joins: wait a few seconds", "چند ثانیه صبر کنید", ref=ref
+                "rate_limited",
+                "too many joins: wait a few seconds",
+                "چند ثانیه صبر کنید",
+                command="join",
+                ref=ref,
             )
         for _ in range(3):  # a room unloaded just as the join arrived is loaded again
             try:

@@ -957,12 +957,14 @@ class Table:
             self._end_game("cancelled", now, abandoned=deadline.player)
             self._set_status("lobby")
             self.game = None
-            # Their seat is freed: the others fill it (a bot, a friend) and start again
-            # without first removing someone who is gone. Back, they sit again.
-            gone = self.seat_of(deadline.player)
-            if gone is not None:
-                self.seats[gone] = SeatSlot()
-                self._emit("seat_changed", self._seat_public(gone))
+            # Their seat is freed, and any other absent player's: the others fill them (a
+            # bot, a friend) and start again without first removing people who are gone.
+            # Back, they sit again.
+            for gone, slot in enumerate(self.seats):
+                member = self.members.get(slot.player) if slot.player else None
+                if slot.kind == "human" and (member is None or not member.is_connected):
+                    self.seats[gone] = SeatSlot()
+                    self._emit("seat_changed", self._seat_public(gone))
             others = [p for p in self.connected_players() if p != deadline.player]
             if deadline.player == self.owner and others:
                 self._pass_ownership(exclude=deadline.player)  # the room goes on without them

@@ -38,11 +38,12 @@ function placeOf(store) {
 }
 
 // The moves a bot makes for a player whose time ran out, and what the player is told of them.
-const AUTO_MOVES = new Set(["trump_chosen", "card_played", "bam_decided"]);
+const AUTO_MOVES = new Set(["trump_chosen", "card_played", "bam_decided", "redealt"]);
 
 function timedOutText(ev) {
   if (ev.kind === "trump_chosen") return t("you_timeout_trump", { suit: suitName(ev.suit) });
   if (ev.kind === "bam_decided") return t(ev.go ? "you_timeout_bam_go" : "you_timeout_bam_stop");
+  if (ev.kind === "redealt") return t("you_timeout_redeal");
   return t("you_timeout_card", { card: cardName(ev.card) });
 }
 
@@ -79,13 +80,13 @@ export async function render(main, [rawCode]) {
   let tick = null;
   let lastAck = 0;
 
-  // Where this player's decisions stand: a hand and how many cards are left in it, or the
-  // phase (trump, bam). A move the server found stale is sent again only if this is as it was:
+  // Where this player's decisions stand: a hand and the cards left in it (a redeal gives the
+  // same number of others), or the phase (trump, bam). A move the server found stale is sent again only if this is as it was:
   // else a bot decided for the player meanwhile (their time ran out), and the old click would
   // land on a later decision.
   const decisionMark = () => {
     const g = store.game;
-    return g ? `${store.table?.game ?? ""}/${g.hand_number}/${g.phase}/${(g.hand ?? []).length}` : "";
+    return g ? `${store.table?.game ?? ""}/${g.hand_number}/${g.phase}/${(g.hand ?? []).join(",")}` : "";
   };
   const stillLegal = (action) =>
     store.legal(action.type).some((a) => Object.keys(action).every((k) => k === "type" || a[k] === action[k]));
@@ -425,6 +426,9 @@ export async function render(main, [rawCode]) {
 
   function note(ev) {
     const name = typeof ev.seat === "number" ? store.seatName(ev.seat) : ev.name ?? "";
+    if (ev.kind === "game_started") ui.cancelled = "";
+    // The player's own move won the race with the bot: nothing was done for them.
+    if (AUTO_MOVES.has(ev.kind) && ev.seat === store.mySeat && !ev.auto) ui.timedOut = false;
     if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }));
     else if (ev.kind === "reconnected" || ev.kind === "back") toast(t("player_back", { name }));
     else if (ev.kind === "paused") toast(t("game_paused"));
@@ -443,14 +447,14 @@ export async function render(main, [rawCode]) {
       // Said in the lobby too, until the next game: a toast alone was gone in seconds, and
       // three people were left without the reason.
       const gone = store.table?.members?.find((m) => m.player === ev.abandoned)?.name;
-      ui.cancelled = gone ? t("game_cancelled_by", { name: gone }) : t("game_cancelled");
-      if (gone && store.isOwner) ui.cancelled += ` ${t("game_cancelled_owner")}`;
+      const you = ev.abandoned && ev.abandoned === store.you?.player_id; // back, reading on
+      ui.cancelled = you ? t("game_cancelled_you") : gone ? t("game_cancelled_by", { name: gone }) : t("game_cancelled");
+      if (gone && !you && store.isOwner) ui.cancelled += ` ${t("game_cancelled_owner")}`;
       if (gone) dropToast(t("grace_warning", { name: gone })); // (its warning came true)
       toast(ui.cancelled, "error");
     }
     else if (ev.kind === "game_closed") toast(t(store.isOwner ? "game_closed_you" : "game_closed"));
     else if (ev.kind === "game_started" && ev.game > 1 && !store.isOwner) toast(t("new_game_started"));
-    if (ev.kind === "game_started") ui.cancelled = "";
     // (the countdown is the banner's, above the table: a toast's number would stand still)
     else if (ev.kind === "grace_warning") toast(t("grace_warning", { name }), "error");
   }
@@ -509,7 +513,7 @@ export async function render(main, [rawCode]) {
           toast(t("spectating"));
           conn.asRole = "spectator";
           conn.join({ fresh: true });
-        } else if (!msg.ref && msg.code === "rate_limited") {
+        } else if (!msg.ref && msg.code === "rate_limited" && msg.command === "join") {
           // A join held back (too many in a row: reloads, a reconnecting loop): again soon.
           setTimeout(() => alive && conn?.isOpen() && conn.join(), 2500);
         } else if (!msg.ref && msg.code !== "stale_version") {

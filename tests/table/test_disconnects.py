@@ -266,3 +266,20 @@ def test_the_next_decision_gets_a_fresh_clock(clock: Clock) -> None:
     assert my_turn(table, "ann")
     assert table.deadlines["turn"].at > first
     assert table.deadlines["turn"].at == clock.now + 15
+
+
+def test_away_ends_with_the_game_it_was_marked_in(clock: Clock) -> None:
+    """Ann, here but missing two turns, is away (a bot plays for her) until she acts; the
+    game cancelled for Bob's absence ends that too: the lobby showed «غایب» beside her, with
+    no «برگشتم» to clear it."""
+    table = _two_humans(clock, turn_seconds=15, trump_seconds=15)
+    table.disconnect("bob", clock.now)
+    marked = False
+    for _ in range(400):
+        table.advance(clock.advance(1))
+        marked = marked or table.seats[0].away
+        if table.status == "lobby":
+            break
+    assert marked and table.status == "lobby"
+    assert table.seats[0].kind == "human" and not table.seats[0].away
+    assert table.snapshot_for("ann")["table"]["seats"][0]["away"] is False

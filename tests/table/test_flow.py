@@ -291,7 +291,7 @@ def test_leaving_mid_game_is_a_forfeit_and_a_bot_takes_the_seat(clock: Clock) ->
     table.advance(clock.now)
     out = ok(table.handle("bob", {"type": "leave"}, clock.now))
     left = next(e for e in out.events if e.kind == "member_left")
-    assert left.data == {"player": "bob", "seat": 1, "forfeit": True}
+    assert left.data == {"player": "bob", "name": "Bob", "seat": 1, "forfeit": True}
     assert table.seats[1].kind == "bot" and table.seats[1].replaced == "bob"
     play_out(table, clock, ["ann"])
     result = table.results[-1]

@@ -257,7 +257,13 @@ def test_the_owner_removes_a_member_who_may_not_come_back(clock: Clock) -> None:
     err(table.handle("ann", {"type": "kick"}, clock.now), "bad_command")
     out = ok(table.handle("ann", {"type": "kick", "player": "bob"}, clock.now))
     left = next(e for e in out.events if e.kind == "member_left")
-    assert left.data == {"player": "bob", "seat": 1, "forfeit": False, "removed": True}
+    assert left.data == {
+        "player": "bob",
+        "name": "Bob",
+        "seat": 1,
+        "forfeit": False,
+        "removed": True,
+    }
     assert "bob" not in table.members and table.seats[1].kind == "empty"
     refused = err(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now), "not_allowed")
     assert refused["message_fa"] == "میزبان شما را از این اتاق بیرون کرده است"

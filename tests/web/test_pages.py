@@ -112,9 +112,12 @@ def test_a_code_is_found_in_a_message_pasted_whole(new_page: Callable[..., Page]
             'کد: ۷۷۷۴۴۴ یا K7QX4M',
             'بیا بازی کنیم',
             'code: HELLO1',
+            'create a room? join K7QX4M',
+            'https://hokm.example/r/K7QX4M see you there',
+            'khaneh',
         ].map((text) => m.codeInSentence(text)))"""
     )
-    assert found == ["K7QX4M", "K7QX4M", "K7QX4M", "K7QX4M", "K7QX4M", None, None, None]
+    assert found == ["K7QX4M"] * 5 + [None, None, None] + ["K7QX4M", "K7QX4M", "KHANEH"]
 
 
 def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[..., Page]) -> None:

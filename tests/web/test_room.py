@@ -872,6 +872,7 @@ def test_a_seated_player_leaves_the_game_and_a_bot_plays_on_for_the_others(
     owner.wait_for_function(
         "hokmStore.table.seats[2].kind === 'bot' && hokmStore.table.status === 'playing'"
     )
+    owner.locator(".toast", has_text="بازی را ترک کرد").wait_for()  # not just a new name
     # … to the hand's end: the bot played the cards of the seat the guest left
     for _ in range(30):
         if store(owner, "s.game.hand_number > 0 || s.table.status === 'game_over'"):
@@ -954,7 +955,11 @@ def test_a_game_cancelled_for_an_absent_player_says_why_in_the_lobby_and_frees_t
     said = owner.inner_text("#game-cancelled")
     assert "Bita" in said and "برنگشت" in said and "ربات" in said, said
     assert store(owner, "s.table.seats[2].kind") == "empty"
+    assert owner.locator(".toast", has_text="لغو شد").count() == 0  # said once, in the lobby
     shot(owner, "phone-game-cancelled")
+    owner.reload()  # from the room's results: a page opened later reads it too
+    owner.wait_for_selector("#game-cancelled")
+    assert owner.inner_text("#game-cancelled") == said
     owner.evaluate("hokmConn.command('add_bot', {seat: 2, level: 'easy'})")
     owner.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
     owner.click("#start")

@@ -202,7 +202,12 @@ def remove_member(table: Table, player: str, now: float, *, removed: bool = Fals
     table.deadlines.pop(f"grace_warn:{player}", None)
     table.deadlines.pop(f"grace_cancel:{player}", None)
     member = table.members.pop(player)
-    left: dict[str, Any] = {"player": player, "seat": seat, "forfeit": forfeit}
+    left: dict[str, Any] = {
+        "player": player,
+        "name": member.name,
+        "seat": seat,
+        "forfeit": forfeit,
+    }
     if removed:
         left["removed"] = True
     table._emit("member_left", left)

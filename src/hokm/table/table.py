@@ -1039,6 +1039,12 @@ class Table:
         for slot_index, slot in enumerate(self.seats):
             if slot.replaced is not None:  # a bot that stood in for a leaver frees the seat
                 self.seats[slot_index] = SeatSlot("bot", None, slot.level)
+        for slot_index, slot in enumerate(self.seats):
+            # Away (two missed turns) was of this game: the lobby showed «غایب» beside a
+            # player who was there, with no «برگشتم» to clear it.
+            if slot.away or slot.missed:
+                slot.missed, slot.away = 0, False
+                self._emit("seat_changed", self._seat_public(slot_index))
         if status != "completed":
             self._emit(f"game_{status}", {"game": self.game_number, "abandoned": abandoned})
         self._emit("game_result", result.to_dict())

@@ -26,6 +26,21 @@ export function shareLink(code) {
   return `${location.origin}/r/${code}`;
 }
 
+/** Why the last game was cancelled, in the lobby until the next game: from the room's own
+ * results, so the player it was about, back later, reads it too (a toast, gone in seconds,
+ * was all; and only for those whose page was open). */
+function cancelledNote(store) {
+  const table = store.table;
+  const last = (table.games || []).at(-1);
+  if (table.status !== "lobby" || !last || last.status !== "cancelled" || !last.abandoned) return null;
+  if (last.game !== table.game_number) return null;
+  const you = last.abandoned === store.you?.player_id;
+  const gone = (table.members || []).find((m) => m.player === last.abandoned)?.name;
+  let said = you ? t("game_cancelled_you") : gone ? t("game_cancelled_by", { name: gone }) : t("game_cancelled");
+  if (!you && store.isOwner) said += ` ${t("game_cancelled_owner")}`;
+  return h("p.note.call#game-cancelled", { role: "status" }, said);
+}
+
 export function renderLobby(ctx) {
   const { store, ui, command } = ctx;
   const table = store.table;
@@ -73,7 +88,7 @@ export function renderLobby(ctx) {
         canShare ? h("button.primary#share-invite", { type: "button", onclick: share }, t("share_invite")) : null,
       ),
     ),
-    ui.cancelled ? h("p.note.call#game-cancelled", { role: "status" }, ui.cancelled) : null,
+    cancelledNote(store),
     ui.spectator ? h("p.note", {}, t("spectating")) : null,
     !ui.spectator && filled && (store.mySeat === null || store.mySeat === undefined)
       ? h("p.note#seats-full", {}, t(owner ? "seats_full_owner" : "seats_full"))

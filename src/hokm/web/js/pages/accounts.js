@@ -200,6 +200,7 @@ export async function render(main, params, path) {
             e.preventDefault();
             const field = document.getElementById("new-name");
             clearErrors();
+            if (field.value.trim() === current) return; // nothing to change (it said "renamed")
             let data;
             try {
               data = await api("/api/accounts/me", { method: "PATCH", body: { name: field.value } });

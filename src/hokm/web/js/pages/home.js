@@ -14,14 +14,16 @@ const CODE_STRAY = /[^34679ACDEFGHJKMNPQRTWXY]/g;
 export function codeInSentence(text) {
   const said = text.match(/[:：]\s*([^:：]+?)[\s.!?؟،,;؛)»"']*$/u);
   if (said && CODE_PATTERN.test(roomCode(said[1]))) return roomCode(said[1]);
-  const words = new Set(
-    latinDigits(text)
-      .replace(/\p{Cf}/gu, "")
-      .toUpperCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((word) => CODE_PATTERN.test(word)),
-  );
-  return words.size === 1 ? [...words][0] : null;
+  const plain = latinDigits(text).replace(/\p{Cf}/gu, "");
+  // A link anywhere in it (words may follow it)
+  const link = plain.match(/(?:\/r\/|#\/room\/|[?&]room=)([A-Za-z0-9]{6})(?![A-Za-z0-9])/);
+  if (link && CODE_PATTERN.test(link[1].toUpperCase())) return link[1].toUpperCase();
+  const words = [...new Set(plain.toUpperCase().split(/[^\p{L}\p{N}]+/u).filter((w) => CODE_PATTERN.test(w)))];
+  if (words.length === 1) return words[0];
+  // Ordinary words can be spelt with code letters («create», «khaneh»): of several, the one
+  // with a digit, if only one has.
+  const digits = words.filter((w) => /\d/.test(w));
+  return digits.length === 1 ? digits[0] : null;
 }
 
 // Set when this tab is closed or reloaded while waiting for a quick match (it sends a leave

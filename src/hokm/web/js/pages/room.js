@@ -71,7 +71,6 @@ export async function render(main, [rawCode]) {
     playSending: false, // a card was sent and is not answered yet (a second click is ignored)
     confirmLeave: false, // «ترک بازی» asked: is it sure?
     leaving: false, // this page sent the player's leave
-    cancelled: "", // why the last game was cancelled (said in the lobby until the next one)
     timedOut: false, // this player's time ran out: the bot's move for them is still to come
     timeoutSaid: "", // the note of what the bot did for them (gone at their next turn)
   };
@@ -426,7 +425,6 @@ export async function render(main, [rawCode]) {
 
   function note(ev) {
     const name = typeof ev.seat === "number" ? store.seatName(ev.seat) : ev.name ?? "";
-    if (ev.kind === "game_started") ui.cancelled = "";
     // The player's own move won the race with the bot: nothing was done for them.
     if (AUTO_MOVES.has(ev.kind) && ev.seat === store.mySeat && !ev.auto) ui.timedOut = false;
     if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }));
@@ -443,15 +441,15 @@ export async function render(main, [rawCode]) {
       ui.timeoutSaid = timedOutText(ev);
       toast(ui.timeoutSaid);
     } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
-    else if (ev.kind === "game_cancelled") {
-      // Said in the lobby too, until the next game: a toast alone was gone in seconds, and
-      // three people were left without the reason.
+    else if (ev.kind === "member_left" && ev.forfeit && ev.player !== store.you?.player_id) {
+      // «ترک بازی»: the name at the table just turned into a bot's.
+      toast(t("left_game_other", { name: ev.name ?? "" }));
+    } else if (ev.kind === "game_cancelled") {
+      // Said in the lobby, until the next game (lobby.js cancelledNote): a toast alone was
+      // gone in seconds. The warning before it came true.
       const gone = store.table?.members?.find((m) => m.player === ev.abandoned)?.name;
-      const you = ev.abandoned && ev.abandoned === store.you?.player_id; // back, reading on
-      ui.cancelled = you ? t("game_cancelled_you") : gone ? t("game_cancelled_by", { name: gone }) : t("game_cancelled");
-      if (gone && !you && store.isOwner) ui.cancelled += ` ${t("game_cancelled_owner")}`;
-      if (gone) dropToast(t("grace_warning", { name: gone })); // (its warning came true)
-      toast(ui.cancelled, "error");
+      if (gone) dropToast(t("grace_warning", { name: gone }));
+      else toast(t("game_cancelled"), "error");
     }
     else if (ev.kind === "game_closed") toast(t(store.isOwner ? "game_closed_you" : "game_closed"));
     else if (ev.kind === "game_started" && ev.game > 1 && !store.isOwner) toast(t("new_game_started"));

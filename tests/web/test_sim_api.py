@@ -39,7 +39,11 @@ def test_each_finished_trick_says_why_it_was_won() -> None:
 
 
 def test_advice_needs_five_different_cards() -> None:
-    assert advise(["AH", "KH", "QH", "2S", "3C"])["suit"] == "H"
+    advice = advise(["AH", "KH", "QH", "2S", "3C"])
+    assert advice["suit"] == "H"
+    # the cards named as people read them, in both languages (English said "(AH KH QH)")
+    assert advice["reasons"]["en"].startswith("Hearts: 3 cards (A♥, K♥, Q♥); ")
+    assert advice["reasons"]["fa"].startswith("دل: ۳ برگ (آس دل، شاه دل، بی‌بی دل)؛ ")
     with pytest.raises(ValueError, match="five"):
         advise(["AH", "KH"])
 

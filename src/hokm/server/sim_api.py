@@ -64,7 +64,6 @@ from hokm.table import BotTurn, choose_bot_action
 __all__ = ["advise", "deal_json", "replay", "routes", "trick_reason"]
 
 MAX_BODY = 8 * 1024
-_RANK_FA = {Rank.ACE: "آس", Rank.KING: "شاه", Rank.QUEEN: "بی‌بی", Rank.JACK: "سرباز"}
 _RANK_EN = {Rank.ACE: "ace", Rank.KING: "king", Rank.QUEEN: "queen", Rank.JACK: "jack"}
 _SUIT_EN = {
     Suit.SPADES: "spades",
@@ -81,11 +80,6 @@ class SimError(ValueError):
 def card_en(card: Card) -> str:
     rank = _RANK_EN.get(card.rank, str(int(card.rank)))
     return f"{rank} of {_SUIT_EN[card.suit]}"
-
-
-def card_fa(card: Card) -> str:
-    rank = _RANK_FA.get(card.rank, persian_digits(int(card.rank)))
-    return f"{rank} {card.suit.persian}"
 
 
 def trick_reason(cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
@@ -105,18 +99,18 @@ def trick_reason(cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
         if len(trumps) == 1:
             return {
                 "en": f"cut with the {card_en(best)}: a trump beats every card of another suit",
-                "fa": f"با {card_fa(best)} بریده شد: حکم از هر برگ خال دیگر بالاتر است",
+                "fa": f"با {best.persian} بریده شد: حکم از هر برگ خال دیگر بالاتر است",
             }
         return {
             "en": f"{len(trumps)} trumps were played; the highest, the {card_en(best)}, wins",
-            "fa": f"{persian_digits(len(trumps))} حکم بازی شد؛ بالاترینِ آن‌ها، {card_fa(best)}، برد",
+            "fa": f"{persian_digits(len(trumps))} حکم بازی شد؛ بالاترینِ آن‌ها، {best.persian}، برد",
         }
     same = [c for c in cards if c.suit is led]
     best = max(same, key=lambda c: c.rank)
     if led is trump:
         return {
             "en": f"trump was led; the highest trump, the {card_en(best)}, wins",
-            "fa": f"حکم بازی شد؛ بالاترین حکم، {card_fa(best)}، برد",
+            "fa": f"حکم بازی شد؛ بالاترین حکم، {best.persian}، برد",
         }
     others = len(cards) - len(same)
     extra_en = (
@@ -128,7 +122,7 @@ def trick_reason(cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
     return {
         "en": f"no trump was played; the highest card of the led suit "
         f"{_SUIT_EN[led]}, the {card_en(best)}, wins{extra_en}",
-        "fa": f"حکمی بازی نشد؛ بالاترین برگ خال زمین ({led.persian})، {card_fa(best)}، برد"
+        "fa": f"حکمی بازی نشد؛ بالاترین برگ خال زمین ({led.persian})، {best.persian}، برد"
         f"{extra_fa}",
     }
 
@@ -310,14 +304,14 @@ def advise(cards: object) -> dict[str, Any]:
             " حکم‌های بالا دست می‌برند و حکم دیگران را بیرون می‌کشند"
         )
     en = (
-        f"{_SUIT_EN[best]}: {len(held)} card(s)"
-        + (f" ({' '.join(str(c) for c in honours)})" if honours else "")
+        f"{_SUIT_EN[best].capitalize()}: {len(held)} card{'' if len(held) == 1 else 's'}"
+        + (f" ({', '.join(c.pretty for c in honours)})" if honours else "")
         + f"; {why_en}. Score {scores[best]:.2f} against {scores[second]:.2f}"
         f" for {_SUIT_EN[second]}."
     )
     fa = (
         f"{best.persian}: {persian_digits(len(held))} برگ"
-        + (f" ({'، '.join(card_fa(c) for c in honours)})" if honours else "")
+        + (f" ({'، '.join(c.persian for c in honours)})" if honours else "")
         + f"؛ {why_fa}. امتیاز {_fa_decimal(scores[best])} در برابر"
         f" {_fa_decimal(scores[second])} برای {second.persian}."
     )

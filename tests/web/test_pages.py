@@ -250,7 +250,15 @@ def test_simulator_set_up_card_by_card_against_bots(new_page: Callable[..., Page
     page.click("#sim-fill")
     page.click("#sim-start")
     page.wait_for_selector(".sim-hand")
+    # Against bots, their hands are face down (the player's own face up) unless asked for.
+    hand = '.sim-hand[data-seat="{}"] .card'
+    assert page.locator(hand.format(0) + "[data-card]").count() >= 1
+    for seat in (1, 2, 3):
+        assert page.locator(hand.format(seat) + ".back").count() >= 1
+        assert page.locator(hand.format(seat) + "[data-card]").count() == 0
     shot(page, "phone-sim")
+    page.check("#sim-show-bots")
+    assert page.locator(hand.format(1) + "[data-card]").count() >= 1
 
 
 def test_register_then_quick_match_leaderboard_and_profile(

@@ -3,7 +3,7 @@
 import { h, patch, toast } from "../dom.js";
 import { cardsText, lang, num, pointsText, t } from "../i18n.js";
 import { api } from "../net.js";
-import { SYMBOL, cardEl, cardName, sortHand, suitName } from "../cards.js";
+import { SYMBOL, backEl, cardEl, cardName, sortHand, suitName } from "../cards.js";
 import { DECK, picker, shuffled } from "../picker.js";
 import { botLevels, levelLabel, refusal } from "../common.js";
 import { crown, robot } from "../icons.js";
@@ -15,6 +15,7 @@ export async function render(main) {
     hands: [[], [], [], []],
     seed: null,
     control: "all", // all | bots
+    showBots: false, // against bots: their hands face up (for study) or down (a real game)
     level: "medium",
     levels: ["easy", "medium", "hard"],
     setupSeat: 0,
@@ -168,6 +169,7 @@ export async function render(main) {
                 s.levels.map((l) => h("option", { value: l, selected: s.level === l }, levelLabel(l))),
               )
             : null,
+
         ),
         h(
           "div.row",
@@ -227,6 +229,15 @@ export async function render(main) {
         h("span#sim-trump", {}, t("trump"), ": ", sim.trump ? h(`b.suit-${sim.trump}`, {}, suitName(sim.trump)) : t("no_trump_yet")),
         h("span#sim-tricks", {}, t("tricks"), ": ", `${num(sim.tricks_won[0])} – ${num(sim.tricks_won[1])}`),
         s.seed ? h("span.small", { dir: "ltr" }, `seed ${s.seed.slice(0, 10)}…`) : null,
+        s.control === "bots"
+          ? h(
+              "label.small",
+              {},
+              h("input#sim-show-bots", { type: "checkbox", checked: s.showBots, onchange: (e) => { s.showBots = e.target.checked; draw(); } }),
+              " ",
+              t("sim_show_bots"),
+            )
+          : null,
         h("button#sim-undo", { type: "button", "aria-label": t("undo"), title: t("undo"), disabled: !s.plays.length && !s.trump, onclick: () => { if (s.plays.length) s.plays = s.plays.slice(0, -1); else s.trump = null; s.advice = null; refreshState(); } }, "↶"),
         h("button#sim-new", { type: "button", onclick: () => { s.stage = "setup"; s.hands = [[], [], [], []]; draw(); } }, t("sim_random"), " / ", t("sim_setup")),
       ),
@@ -266,7 +277,11 @@ export async function render(main) {
             `div.sim-hand${mine ? ".to-move" : ""}`,
             { dataset: { seat } },
             h("div.small", {}, seatLabel(seat), " — ", cardsText(hands[seat]?.length ?? 0)),
-            h(
+            // Against bots their cards are face down unless asked for: playing against them
+            // with every hand shown was no game.
+            s.control === "bots" && seat !== 0 && !s.showBots && !sim.result
+              ? h("div.hand.sim-backs", { dir: "ltr" }, (hands[seat] || []).map(() => backEl("small")))
+              : h(
               "div.hand",
               { dir: "ltr" },
               sortHand(hands[seat] || [], sim.trump).map((card) =>

@@ -89,7 +89,7 @@ export async function render(main, params, path) {
           ),
         ),
       ),
-      entries.length ? null : h("p.note#leaderboard-empty", {}, t(byRating ? "rating_board_empty" : "leaderboard_empty")),
+      entries.length ? null : h("p.note#leaderboard-empty", {}, t(byRating ? "rating_board_empty" : s.period === "week" ? "leaderboard_empty_week" : "leaderboard_empty")),
       data.me?.rank
         ? h("p#my-rank", {}, t("rank"), ": ", num(data.me.rank), t("sep"), byRating ? [t("rating"), ": ", num(data.me.rating)] : [t("points"), ": ", num(data.me.points)])
         : data.me && entries.length

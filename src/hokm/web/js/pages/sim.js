@@ -228,7 +228,7 @@ export async function render(main) {
         h("span", {}, t("hakem"), ": ", crown(t("hakem")), " ", t("seat_n", { n: sim.hakem + 1 })),
         h("span#sim-trump", {}, t("trump"), ": ", sim.trump ? h(`b.suit-${sim.trump}`, {}, suitName(sim.trump)) : t("no_trump_yet")),
         h("span#sim-tricks", {}, t("tricks"), ": ", `${num(sim.tricks_won[0])} – ${num(sim.tricks_won[1])}`),
-        s.seed ? h("span.small", { dir: "ltr" }, `seed ${s.seed.slice(0, 10)}…`) : null,
+        s.seed ? h("span.small", {}, t("sim_seed_shown"), " ", h("bdi", { dir: "ltr" }, `${s.seed.slice(0, 10)}…`)) : null,
         s.control === "bots"
           ? h(
               "label.small",

@@ -240,6 +240,14 @@ def test_simulator_deals_plays_and_explains_each_trick(new_page: Callable[..., P
     page.wait_for_function("!document.querySelector('#trick-log')")
 
 
+def store_hands(page: Page) -> list[list[str]]:
+    """The simulator's hands as set up so far, by the picker's outlines (owner-N)."""
+    return page.evaluate(
+        """[0, 1, 2, 3].map((n) => [...document.querySelectorAll(`.picker .card.owner-${n}`)]
+            .map((el) => el.dataset.card))"""
+    )
+
+
 def test_simulator_set_up_card_by_card_against_bots(new_page: Callable[..., Page]) -> None:
     page = new_page(viewport=PHONE)
     page.goto("/#/sim")
@@ -247,6 +255,14 @@ def test_simulator_set_up_card_by_card_against_bots(new_page: Callable[..., Page
     page.click("#sim-vs-bots")
     page.locator(".picker .card").nth(0).click()  # AS to seat 1
     assert "(۱)" in page.inner_text(".seat-tab.primary")
+    # A card another seat holds comes to the seat being set up (it was only taken away).
+    page.locator(".seat-tab").nth(1).click()
+    page.locator(".picker .card").nth(0).click()  # AS, seat 1's, to seat 2
+    assert store_hands(page) == [[], ["AS"], [], []]
+    page.locator(".picker .card").nth(0).click()  # again: back to the deck
+    assert store_hands(page) == [[], [], [], []]
+    page.locator(".seat-tab").nth(0).click()
+    page.locator(".picker .card").nth(0).click()  # AS to seat 1
     page.click("#sim-fill")
     page.click("#sim-start")
     page.wait_for_selector(".sim-hand")

@@ -92,11 +92,14 @@ export async function render(main) {
     refreshState();
   }
 
+  // A card of the seat being set up goes back to the deck; any other card comes to it, taken
+  // from the seat that held it (it was only taken away, to no one).
   function assign(code) {
     const owner = s.hands.findIndex((hand) => hand.includes(code));
-    if (owner >= 0) {
+    if (owner === s.setupSeat) {
       s.hands[owner] = s.hands[owner].filter((c) => c !== code);
     } else if (s.hands[s.setupSeat].length < 13) {
+      if (owner >= 0) s.hands[owner] = s.hands[owner].filter((c) => c !== code);
       s.hands[s.setupSeat] = [...s.hands[s.setupSeat], code];
       if (s.hands[s.setupSeat].length === 13) {
         const next = s.hands.findIndex((hand) => hand.length < 13);

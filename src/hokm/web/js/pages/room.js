@@ -440,7 +440,11 @@ export async function render(main, [rawCode]) {
       dropToast(ui.timeoutSaid);
       ui.timeoutSaid = timedOutText(ev);
       toast(ui.timeoutSaid);
-    } else if (ev.kind === "timeout") toast(t("bot_plays_for", { name }));
+    } else if (ev.kind === "timeout") {
+      // Not again and again for a player the banner above the table already says is away.
+      const seat = store.table?.seats?.[ev.seat];
+      if (!seat || !(seat.away || seat.connected === false)) toast(t("bot_plays_for", { name }));
+    }
     else if (ev.kind === "member_left" && ev.forfeit && ev.player !== store.you?.player_id) {
       // «ترک بازی»: the name at the table just turned into a bot's.
       toast(t("left_game_other", { name: ev.name ?? "" }));

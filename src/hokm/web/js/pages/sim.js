@@ -1,7 +1,7 @@
 // The simulator: deal at random or card by card, play all four seats or against bots, and
 // see why each trick was won. Every rule is applied by the server (/api/sim/*).
 import { h, patch, toast } from "../dom.js";
-import { cardsText, lang, num, pointsText, t } from "../i18n.js";
+import { capitalized, cardsText, lang, num, pointsText, t } from "../i18n.js";
 import { api } from "../net.js";
 import { SYMBOL, backEl, cardEl, cardName, sortHand, suitName } from "../cards.js";
 import { DECK, picker, shuffled } from "../picker.js";
@@ -263,7 +263,7 @@ export async function render(main) {
         ? h(
             "div.panel.result-panel#sim-result",
             { role: "status" },
-            h("strong.result-name", {}, t(`result_${sim.result.result}`)),
+            h("strong.result-name", {}, capitalized(t(`result_${sim.result.result}`))),
             h("p", {}, t("won_hand", { team: t("team_n", { n: sim.result.winner_team + 1 }), result: t(`result_${sim.result.result}`), points: pointsText(sim.result.points[sim.result.winner_team]) })),
           )
         : null,

@@ -320,8 +320,10 @@ export async function render(main) {
                   "li",
                   {},
                   h("b", {}, t("trick_n", { n: i + 1 }), ": "),
-                  h("span", { dir: "ltr" }, tr.cards.map((c) => `${c.slice(0, -1).replace("T", "10")}${SYMBOL[c.slice(-1)]}`).join(" ")),
-                  " → ",
+                  // in play order in the page's reading direction (as the replay lays tricks
+                  // out), each card kept whole; the arrow points on to the winner
+                  h("span", {}, tr.cards.map((c) => h("bdi", { dir: "ltr" }, `${c.slice(0, -1).replace("T", "10")}${SYMBOL[c.slice(-1)]}`)).flatMap((el, k) => (k ? [" ", el] : [el]))),
+                  lang() === "fa" ? " ← " : " → ",
                   t("trick_won_by", { name: t("seat_n", { n: tr.winner + 1 }) }),
                   h("div.small", {}, tr.why?.[lang()] ?? tr.why?.en ?? ""),
                 ),

@@ -965,3 +965,47 @@ def test_a_game_cancelled_for_an_absent_player_says_why_in_the_lobby_and_frees_t
     owner.click("#start")
     owner.wait_for_selector(".table-view")
     assert owner.locator("#game-cancelled").count() == 0
+
+
+# Wraps the page's hokmConn.action: the first answer is `stale` (the server's `stale` as the
+# page sees it), after ``meanwhile`` ran (what else came in before the answer); later ones go
+# to the server. Counts the actions sent in window.sent.
+_STALE_ONCE = """(meanwhile) => {
+    const conn = window.hokmConn, real = conn.action.bind(conn);
+    window.sent = 0;
+    conn.action = async (action, version) => {
+        window.sent += 1;
+        if (window.sent > 1) return real(action, version);
+        if (meanwhile === 'bot_played') {
+            // the bot's move for this player arrived first: the card left the hand
+            const g = window.hokmStore.game;
+            g.hand = g.hand.filter((c) => c !== action.card);
+            g.legal = [];
+        }
+        return { type: 'error', code: 'stale_version', message: 'stale' };
+    };
+}"""
+
+
+def test_a_stale_move_is_sent_again_only_while_the_decision_is_still_the_players(
+    new_page: Callable[..., Page],
+) -> None:
+    """`stale` means the game moved on since the click: sent again once the page has caught
+    up, if it is still the same decision (a race with an event of no consequence); never when
+    the bot played for the player meanwhile (the card would land on a later decision)."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "Sara", level="naive")
+    for meanwhile, sent in (("bot_played", 1), ("nothing", 2)):
+        page.wait_for_selector(DECISION)
+        if page.locator(TRUMP_BUTTONS).count():
+            take_turn(page)
+        page.wait_for_selector(".hand .card.legal")
+        page.evaluate(_STALE_ONCE, meanwhile)
+        card = page.get_attribute(".hand .card.legal", "data-card")
+        page.click(f'.hand .card[data-card="{card}"]')
+        page.wait_for_timeout(600)
+        assert page.evaluate("window.sent") == sent, meanwhile
+        if sent == 2:  # sent again, and played
+            page.wait_for_function(f"!hokmStore.game.hand.includes('{card}')")
+        page.reload()  # (a fresh page: its own store and connection)
+        page.wait_for_selector(".table-view")

@@ -842,6 +842,16 @@ def test_an_invitation_goes_through_the_phones_share_sheet_and_its_code_joins(
     assert friend.locator("#share-invite").count() == 0  # no share sheet here
 
 
+def _ali_and_bita_with_two_bots(owner: Page, guest: Page) -> None:
+    """Ali's room, Bita at seat 2 (his partner), easy bots at 1 and 3: ready to start."""
+    code = create_room(owner, "Ali")
+    join_room(guest, "Bita", code)
+    sit(guest, 2)
+    for seat in (1, 3):
+        owner.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
+    owner.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+
+
 def test_a_seated_player_leaves_the_game_and_a_bot_plays_on_for_the_others(
     new_page: Callable[..., Page],
 ) -> None:
@@ -849,12 +859,7 @@ def test_a_seated_player_leaves_the_game_and_a_bot_plays_on_for_the_others(
     grace ran out, then cancelled everyone's game): asked twice, it leaves the room, a bot
     takes the seat and the game goes on for the owner; «لغو» withdraws the question."""
     owner, guest = new_page(viewport=DESKTOP), new_page(viewport=PHONE)
-    code = create_room(owner, "Ali")
-    join_room(guest, "Bita", code)
-    sit(guest, 2)
-    for seat in (1, 3):
-        owner.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
-    owner.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    _ali_and_bita_with_two_bots(owner, guest)
     owner.click("#start")
     guest.wait_for_selector(".table-view")
     guest.click("#leave-game")
@@ -940,12 +945,7 @@ def test_a_game_cancelled_for_an_absent_player_says_why_in_the_lobby_and_frees_t
     the lobby says who and why until the next game (a toast of a few seconds was all), and
     the seat is free for a bot (it kept the absent player until the owner removed them)."""
     owner, guest = new_page(viewport=PHONE), new_page(viewport=PHONE)
-    code = create_room(owner, "Ali")
-    join_room(guest, "Bita", code)
-    sit(guest, 2)
-    for seat in (1, 3):
-        owner.evaluate(f"hokmConn.command('add_bot', {{seat: {seat}, level: 'easy'}})")
-    owner.wait_for_function("hokmStore.table.seats.every(s => s.kind !== 'empty')")
+    _ali_and_bita_with_two_bots(owner, guest)
     reply = owner.evaluate("hokmConn.command('set_rules', {options: {grace_seconds: 1}})")
     assert reply["type"] == "ack", reply
     owner.click("#start")

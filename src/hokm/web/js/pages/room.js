@@ -79,13 +79,13 @@ export async function render(main, [rawCode]) {
   let tick = null;
   let lastAck = 0;
 
-  // Where this player's decisions stand: a hand and the cards left in it (a redeal gives the
-  // same number of others), or the phase (trump, bam). A move the server found stale is sent again only if this is as it was:
-  // else a bot decided for the player meanwhile (their time ran out), and the old click would
-  // land on a later decision.
+  // Where this player's decisions stand: the game, the hand, its phase (trump, play, bam) and
+  // the cards in hand (a redeal gives as many others). A move the server found stale is sent
+  // again only if this is as it was: else a bot decided for the player meanwhile (their time
+  // ran out), and the old click would land on a later decision.
   const decisionMark = () => {
     const g = store.game;
-    return g ? `${store.table?.game ?? ""}/${g.hand_number}/${g.phase}/${(g.hand ?? []).join(",")}` : "";
+    return g ? `${store.table?.game_number ?? ""}/${g.hand_number}/${g.phase}/${(g.hand ?? []).join(",")}` : "";
   };
   const stillLegal = (action) =>
     store.legal(action.type).some((a) => Object.keys(action).every((k) => k === "type" || a[k] === action[k]));

@@ -332,7 +332,9 @@ def check_database(url: str) -> str | None:
         storage = SqlStorage(url)
         try:
             await storage.start()
-            await AccountStore(storage).start()
+            # the accounts' columns only: the server's own start makes and re-keys them
+            async with storage.engine.connect() as conn:
+                await storage.check_columns(conn, AccountStore(storage).t.metadata)
         finally:
             await storage.close()
 

@@ -888,18 +888,24 @@ def test_a_seated_player_leaves_the_game_and_a_bot_plays_on_for_the_others(
     assert store(owner, "s.table.seats[2].kind") == "bot"
 
 
+def _practice_to_a_card_of_mine(page: Page) -> str:
+    """A practice game against naive bots, on to this player's first card to play: one of
+    the playable ones."""
+    start_practice(page, "Sara", level="naive")
+    page.wait_for_selector(DECISION)
+    if page.locator(TRUMP_BUTTONS).count():
+        take_turn(page)
+    page.wait_for_selector(".hand .card.legal")
+    return str(page.get_attribute(".hand .card.legal", "data-card"))
+
+
 def test_a_card_clicked_while_offline_is_not_sent_and_stays_in_the_hand(
     new_page: Callable[..., Page],
 ) -> None:
     """Offline, a card clicked would wait in the socket and land after the bot had played
     for the player: it is not sent, the player is told, and the card stays playable."""
     page = new_page(viewport=PHONE)
-    start_practice(page, "Sara", level="naive")
-    page.wait_for_selector(DECISION)
-    if page.locator(TRUMP_BUTTONS).count():
-        take_turn(page)
-    page.wait_for_selector(".hand .card.legal")
-    card = page.get_attribute(".hand .card.legal", "data-card")
+    card = _practice_to_a_card_of_mine(page)
     page.context.set_offline(True)
     page.wait_for_function("!navigator.onLine")
     page.wait_for_timeout(100)  # (the page hears of it by the 'offline' event)
@@ -921,12 +927,7 @@ def test_a_card_is_sent_when_the_browser_says_offline_but_the_server_answers(
     card was refused as not sent, and the game could not be played. The server is asked
     first (a ping): a card it would get is sent."""
     page = new_page(viewport=PHONE)
-    start_practice(page, "Sara", level="naive")
-    page.wait_for_selector(DECISION)
-    if page.locator(TRUMP_BUTTONS).count():
-        take_turn(page)
-    page.wait_for_selector(".hand .card.legal")
-    card = page.get_attribute(".hand .card.legal", "data-card")
+    card = _practice_to_a_card_of_mine(page)
     page.evaluate(
         """() => {
             Object.defineProperty(navigator, 'onLine', { get: () => false });

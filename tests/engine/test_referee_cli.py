@@ -96,6 +96,30 @@ def test_the_players_a_record_names_are_listed_once_and_a_byte_order_mark_is_rea
     assert code == 0 and "Players:" not in out
 
 
+def test_a_leaver_is_listed_and_a_malformed_left_field_is_passed_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``left`` (a server's record of who left mid-game) is listed; entries that do not fit
+    are passed over without a word: the field is not part of the rules."""
+    data = valid_record()
+    data["players"] = ["Ann", None, "Cy", "Dee"]
+    data["left"] = [
+        {"seat": 1, "name": "Bob\n", "hand": 0, "plays": 1},
+        {"seat": True, "name": "X", "hand": 0, "plays": 3},
+        {"seat": 4, "name": "Y", "hand": 0, "plays": 3},
+        {"seat": 2, "name": "Z", "hand": -1, "plays": 3},
+        "nonsense",
+    ]
+    code, out, _ = run(capsys, write(tmp_path / "left.json", data))
+    assert code == 0
+    said = " ".join(out.split())  # (long lines are folded)
+    assert said.count("left the game") == 1
+    assert "Seat 1: Bob left the game in hand 1 after 1 card of it; a bot played the seat" in said
+    data["left"] = {"seat": 1}
+    code, out, _ = run(capsys, write(tmp_path / "left2.json", data))
+    assert code == 0 and "left the game" not in out
+
+
 def test_the_readable_account_of_a_broken_record_names_the_place(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
 
+from hokm.cli.referee import judge_text
 from hokm.engine import Card, Deal, RuleSet, Seat, seed_commitment, view_of
 from hokm.engine.records import judge, verify_record
 from hokm.table import Outcome, Table, TableConfig
@@ -297,6 +299,42 @@ def test_leaving_mid_game_is_a_forfeit_and_a_bot_takes_the_seat(clock: Clock) ->
     result = table.results[-1]
     assert result.status == "completed" and result.left == (("bob", 1),)
     assert table.seats[1].replaced is None  # the stand-in is a plain bot after the game
+
+
+def test_the_record_says_who_played_a_leavers_seat_until_when(clock: Clock) -> None:
+    """``players`` names who finished (the bot, ``None``); ``left`` names the leaver and the
+    play of the hand from which the bot held the seat, and survives a snapshot."""
+    table = make_table(clock, rules=RuleSet(target_points=2))
+    join(table, clock, "bob", seat=1)
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    seat_bots(table, clock, (2, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    rng = random.Random(3)
+    records: list[dict[str, Any]] = []
+    left_after: int | None = None
+    for _ in range(5000):
+        records += table.advance(clock.now).records
+        game = table.game
+        if table.status != "playing" or game is None:
+            break
+        if left_after is None and my_turn(table, "bob") and len(game.plays) >= 2:
+            left_after = len(game.plays)
+            ok(table.handle("bob", {"type": "leave"}, clock.now))
+            table = Table.from_dict(table.to_dict(), now=clock.now)  # a restart keeps it
+            records += table.connect("ann", clock.now).records
+        elif my_turn(table, "ann"):
+            records += play_any(table, clock, "ann", rng).records
+        elif left_after is None and my_turn(table, "bob"):
+            records += play_any(table, clock, "bob", rng).records
+        else:
+            clock.advance(1)
+    assert left_after is not None and len(records) == 1
+    record = records[0]
+    assert record["players"] == ["Ann", None, None, None]
+    assert record["left"] == [{"seat": 1, "name": "Bob", "hand": 0, "plays": left_after}]
+    assert judge(record)["ok"]  # an extra field: the referee judges the cards
+    text = judge_text(json.dumps(record), name="game.json")[1]
+    assert f"Seat 1: Bob left the game in hand 1 after {left_after} cards of it" in text
 
 
 def test_bam_is_offered_at_seven_nil_and_decided_by_the_team(clock: Clock) -> None:

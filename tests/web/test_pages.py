@@ -808,3 +808,49 @@ def test_an_account_is_deleted_from_its_profile_with_its_password(
     assert page.request.get("/api/accounts/me").status == 401
     login = {"username": "shirin_leaves", "password": "a long password"}
     assert page.request.post("/api/accounts/login", data=login).status == 401
+
+
+def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
+    new_page: Callable[..., Page],
+) -> None:
+    """A record's ``left`` (a player who left mid-game, a bot on from their sixth card):
+    the summary says so, and each card of that seat is credited to the player or the bot."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    deal = page.request.post("/api/sim/deal", data={"seed": "left", "hakem": 0}).json()
+    plays: list[str] = []
+    for _ in range(12):  # three tricks, each card the first legal one
+        state = page.request.post(
+            "/api/sim/state",
+            data={"hakem": 0, "hands": deal["hands"], "trump": "H", "plays": plays},
+        ).json()
+        plays.append(state["legal"][0])
+    record = {
+        "players": ["Ana", None, "Cy", "Dee"],
+        "left": [{"seat": 1, "name": "Ben", "hand": 0, "plays": 6}],
+        "rules": {},
+        "hands": [{"hakem": 0, "cards": deal["hands"], "trump": "H", "plays": plays}],
+        "result": {"status": "cancelled", "winner_team": None},
+    }
+    page.route("**/api/games/LEFT-1/record", lambda route: route.fulfill(json=record))
+    page.goto("/#/game/LEFT-1")
+    page.wait_for_selector("#replay-next")
+    summary = page.inner_text(".replay .panel").replace("\u2068", "").replace("\u2069", "")
+    assert "Ben (سپس ربات)، Dee" in summary
+    assert "Ben در هَند ۱ پس از ۶ برگ بازی را ترک کرد" in summary
+    shot(page, "phone-replay-left")
+
+    def seat_one_label() -> str:
+        labels = page.locator("#replay .mini-slot .card").evaluate_all(
+            "els => els.map((e) => e.getAttribute('aria-label'))"
+        )
+        return next(x for x in labels if "Ben" in x).replace("\u2068", "").replace("\u2069", "")
+
+    # Trick 1 (plays 0–3) was Ben's own; trick 3 (plays 8–11) the bot's.
+    assert not seat_one_label().endswith("ربات به جای Ben")
+    page.click("#replay-next")
+    page.click("#replay-next")
+    page.wait_for_function(
+        "document.getElementById('replay-trick-title').textContent.startsWith('دست ۳')"
+    )
+    assert seat_one_label().endswith("ربات به جای Ben")

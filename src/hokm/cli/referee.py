@@ -34,6 +34,7 @@ __all__ = [
     "describe",
     "error_place",
     "judge_text",
+    "left_of",
     "load_json",
     "players_of",
     "read_text",
@@ -98,7 +99,8 @@ def judge_text(source: str | Exception, *, name: str = "record") -> tuple[dict[s
     except Exception as exc:  # a referee must never show a traceback
         return _malformed(name, f"internal error while judging: {exc!r}")
     code = EXIT_OK if verdict.report["ok"] else EXIT_BROKEN
-    return verdict.report, describe(verdict, name=name, players=players_of(data)), code
+    text = describe(verdict, name=name, players=players_of(data), left=left_of(data))
+    return verdict.report, text, code
 
 
 def players_of(data: object) -> list[str | None]:
@@ -107,6 +109,25 @@ def players_of(data: object) -> list[str | None]:
     if not isinstance(players, list) or len(players) != 4:
         return [None] * 4
     return [_printable(p) if isinstance(p, str) else None for p in players]
+
+
+def left_of(data: object) -> list[tuple[int, str | None, int, int]]:
+    """Who left the game and where, as a server's record says (``left``: seat, name, hand,
+    plays), as ``(seat, name, hand, plays)``; entries that do not fit are passed over (the
+    field is not part of the rules, and a referee judges the cards)."""
+    entries = data.get("left") if isinstance(data, dict) else None
+    found: list[tuple[int, str | None, int, int]] = []
+    for e in entries if isinstance(entries, list) else []:
+        if not isinstance(e, dict):
+            continue
+        seat, name, hand, plays = e.get("seat"), e.get("name"), e.get("hand"), e.get("plays")
+        numbers = (seat, hand, plays)
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers):
+            continue
+        assert isinstance(seat, int) and isinstance(hand, int) and isinstance(plays, int)
+        if 0 <= seat < 4 and hand >= 0 and 0 <= plays <= 52:
+            found.append((seat, _printable(name) if isinstance(name, str) else None, hand, plays))
+    return found
 
 
 def _printable(name: str) -> str | None:
@@ -161,10 +182,15 @@ def _malformed(name: str, reason: str) -> tuple[dict[str, Any], str, int]:
 
 
 def describe(
-    verdict: Verdict, *, name: str = "record", players: list[str | None] | None = None
+    verdict: Verdict,
+    *,
+    name: str = "record",
+    players: list[str | None] | None = None,
+    left: list[tuple[int, str | None, int, int]] | None = None,
 ) -> str:
     """A readable, trick-by-trick account of a judged record, in English; seats are numbered
-    0–3 as in the record, and the ``players`` named there are listed once."""
+    0–3 as in the record, and the ``players`` named there are listed once, with those who
+    ``left`` the game (:func:`left_of`) and where."""
     lines = [f"== {name} =="]
     game = verdict.game
     if game is not None:
@@ -172,6 +198,12 @@ def describe(
         if players and any(players):
             named = ", ".join(f"seat {i} {p or '(bot)'}" for i, p in enumerate(players))
             lines.append(f"Players: {named}; team 0 is seats 0 and 2, team 1 seats 1 and 3.")
+        for seat, who, hand, plays in left or ():
+            lines.append(
+                f"Seat {seat}: {who or 'its player'} left the game in hand {hand + 1} after "
+                f"{plays} card{'' if plays == 1 else 's'} of it; a bot played the seat from "
+                "then on."
+            )
         lines.extend(_events_text(game))
     report = verdict.report
     if not report["ok"]:

@@ -193,6 +193,16 @@ def remove_member(table: Table, player: str, now: float, *, removed: bool = Fals
         if table._status == "playing":
             forfeit = True
             table.left_this_game.append((player, seat))
+            game = table.game
+            if game is not None:  # where, for the record: who played this seat's cards when
+                table.left_at.append(
+                    {
+                        "seat": seat,
+                        "name": table.members[player].name,
+                        "hand": len(game.hand_results),
+                        "plays": len(game.plays),
+                    }
+                )
             table.seats[seat] = SeatSlot(
                 "bot", None, table.config.timeout_bot_level, replaced=player
             )

@@ -127,6 +127,8 @@ class Table:
         self.game_version = 0  # version of the last event that changed the game
         self.deadlines: dict[str, Deadline] = {}
         self.left_this_game: list[tuple[str, int]] = []
+        # Where each of them left, for the game's record (``records.md``: ``left``).
+        self.left_at: list[dict[str, Any]] = []
         self.hinted: list[str] = []  # players who asked for a hint in this game (no points)
         self.banned: set[str] = set()  # removed by the owner (``kick``): may not join again
         self.commitment: str | None = None  # commitment of the current hand's deal
@@ -524,6 +526,7 @@ class Table:
             "returning": sorted(self.returning),
             "deadlines": {k: d.to_dict() for k, d in self.deadlines.items()},
             "left_this_game": [[p, s] for p, s in self.left_this_game],
+            "left_at": [dict(e) for e in self.left_at],
             "hinted": list(self.hinted),
             "banned": sorted(self.banned),
             "creator": self.creator,
@@ -578,6 +581,7 @@ class Table:
         table.game_version = int(data["game_version"])
         table.forced_version = data.get("forced_version")
         table.left_this_game = [(str(p), int(s)) for p, s in data["left_this_game"]]
+        table.left_at = [dict(e) for e in data.get("left_at", [])]  # (older snapshots: none)
         table.hinted = [str(p) for p in data.get("hinted", [])]
         table.banned = {str(p) for p in data.get("banned", [])}
         table.creator = str(data.get("creator") or data["owner"] or "")
@@ -737,6 +741,7 @@ class Table:
         self.game = game
         self.game_number += 1
         self.left_this_game = []
+        self.left_at = []
         self.hinted = []
         self.commitment = None
         for slot in self.seats:
@@ -1027,6 +1032,11 @@ class Table:
             self.members[p].name if p is not None and p in self.members else None for p in players
         ]
         record = game_record(game, table=self.code, players=names)
+        # A leaver's seat is a bot's by the end (``players`` names who finished the game):
+        # the record says who played its cards before, up to which play of which hand.
+        left = [e for e in self.left_at if e["hand"] < len(record.get("hands") or ())]
+        if left:
+            record["left"] = left
         for key in [k for k in self.deadlines if not k.startswith("grace_")] + [
             k for k in self.deadlines if k.startswith("grace_")
         ]:

@@ -12,7 +12,23 @@ import { crown } from "../icons.js";
 export async function render(main, [gameId, analysisRoute]) {
   const s = { record: null, hands: [], hand: 0, trick: 0, verify: null, analysis: null, error: null, alive: true };
   const names = () => (s.record?.players || []).map((p) => (typeof p === "string" ? p : p?.name) || null);
-  const seatName = (i) => names()[i] || `${t("bot")} ${num(i + 1)}`;
+  // A player who left mid-game (the record's ``left``): their seat is a bot's by the end, so
+  // ``players`` has null there; before the play they left at, the cards were theirs.
+  const leaver = (i) => (Array.isArray(s.record?.left) ? s.record.left : []).find((e) => e?.seat === i && Number.isInteger(e.hand) && Number.isInteger(e.plays));
+  /** Seat ``i``'s name at ``at`` = {hand, play} (indices from 0), or over the whole game. */
+  const seatName = (i, at) => {
+    const own = names()[i] || `${t("bot")} ${num(i + 1)}`;
+    const gone = leaver(i);
+    if (!gone) return own;
+    const who = (typeof gone.name === "string" && gone.name) || own;
+    if (!at) return t("left_then_bot", { name: who });
+    return at.hand < gone.hand || (at.hand === gone.hand && at.play < gone.plays) ? who : t("bot_for", { name: who });
+  };
+  const leftNotes = () =>
+    [0, 1, 2, 3].map(leaver).filter(Boolean).map((e) => {
+      const who = (typeof e.name === "string" && e.name) || names()[e.seat] || `${t("bot")} ${num(e.seat + 1)}`;
+      return h("p.small.left-note", {}, t(e.plays ? "replay_left" : "replay_left_at_start", { name: who, hand: e.hand + 1, n: e.plays }));
+    });
 
   async function load() {
     try {
@@ -139,7 +155,7 @@ export async function render(main, [gameId, analysisRoute]) {
                       main.querySelector("#replay")?.scrollIntoView({ block: "start" });
                     },
                   },
-                  h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat)), " ", mistakeText(note), botText(note)),
+                  h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat, { hand: s.hand, play: note.play })), " ", mistakeText(note), botText(note)),
                 ),
               ),
             ),
@@ -163,7 +179,7 @@ export async function render(main, [gameId, analysisRoute]) {
         "div.row",
         {},
         h("b", {}, t("hand_n", { n: s.hand + 1 })),
-        h("span", {}, crown(t("hakem")), " ", seatName(sim.hakem)),
+        h("span", {}, crown(t("hakem")), " ", seatName(sim.hakem, { hand: s.hand, play: 0 })),
         h("span", {}, t("trump"), ": ", suitName(sim.trump)),
         res ? h("span", {}, capitalized(t(`result_${res.result}`)), ` (${num(res.tricks[0])}–${num(res.tricks[1])})`) : null,
       ),
@@ -178,16 +194,17 @@ export async function render(main, [gameId, analysisRoute]) {
               tr.cards.map((card, i) => {
                 const seat = (tr.leader + i) % 4;
                 const wrong = mistakeAt.has(s.trick * 4 + i);
-                const label = t("played_by", { card: cardName(card), name: seatName(seat) }) + (wrong ? ` (${t("analysis_mistake_mark")})` : "");
+                const who = seatName(seat, { hand: s.hand, play: s.trick * 4 + i });
+                const label = t("played_by", { card: cardName(card), name: who }) + (wrong ? ` (${t("analysis_mistake_mark")})` : "");
                 return h(
                   `div.mini-slot${seat === tr.winner ? ".won" : ""}${wrong ? ".mistake" : ""}`,
                   {},
                   cardEl(card, { extra: "small", label }),
-                  h("span.small", {}, wrong ? "⚠ " : "", seatName(seat)),
+                  h("span.small", {}, wrong ? "⚠ " : "", who),
                 );
               }),
             ),
-            h("p", {}, t("trick_won_by", { name: seatName(tr.winner) })),
+            h("p", {}, t("trick_won_by", { name: seatName(tr.winner, { hand: s.hand, play: s.trick * 4 + ((tr.winner - tr.leader + 4) % 4) }) })),
             h("p.small#replay-why", {}, tr.why?.[lang()] ?? tr.why?.en ?? ""),
           )
         : null,
@@ -212,7 +229,7 @@ export async function render(main, [gameId, analysisRoute]) {
     s.trick = to;
     draw();
     const tr = tricks[to];
-    announce(t("replay_trick_said", { n: to + 1, total: tricks.length, name: seatName(tr.winner) }));
+    announce(t("replay_trick_said", { n: to + 1, total: tricks.length, name: seatName(tr.winner, { hand: s.hand, play: to * 4 + ((tr.winner - tr.leader + 4) % 4) }) }));
     const here = document.getElementById(by > 0 ? "replay-next" : "replay-prev");
     const other = document.getElementById(by > 0 ? "replay-prev" : "replay-next");
     if (here?.disabled && (hadFocus === here.id || document.activeElement === document.body)) other?.focus({ preventScroll: true });
@@ -241,6 +258,7 @@ export async function render(main, [gameId, analysisRoute]) {
                 "div.panel",
                 {},
                 h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", h("bdi", {}, seatName(team)), t("list_sep"), h("bdi", {}, seatName(team + 2)), " — ", h("b", {}, num(totals[team])), h("br")))),
+                leftNotes(),
                 // who won, in words (the totals alone leave the reader to compare them)
                 rec.result?.status === "completed" && typeof rec.result.winner_team === "number"
                   ? h("p#game-winner", {}, h("strong", {}, t("won_game", { team: nameList([rec.result.winner_team, rec.result.winner_team + 2].map((x) => seatName(x))) })))

@@ -455,9 +455,13 @@ def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page])
 
 _RECORD_NEXT_DEAL = """
 window.nextDeals = [];
+window.countsBetween = [];
 new MutationObserver(() => {
   const s = window.hokmStore, el = document.querySelector('#hand-result');
   const g = s && s.game, res = s && s.handResult;
+  if (g && g.phase === 'deal' && res) {
+    window.countsBetween.push(document.querySelectorAll('.seat .count').length);
+  }
   if (!el || !g || !res || g.phase !== 'trump' || !(g.hand_number > res.hand)) return;
   const crowned = [...document.querySelectorAll('.seat')].filter(
     (x) => x.querySelector('.seat-label .crown-icon')).map((x) => Number(x.dataset.seat));
@@ -504,7 +508,8 @@ def test_the_next_hakem_choosing_trump_is_shown_under_the_last_hands_result(
 ) -> None:
     """Once the next hand is dealt, the top bar and the crown show that hand (its hakem is
     choosing trump; they used to show the finished hand's hakem and trump for the whole
-    trump timer), while the result banner, still up, names the hand it is about."""
+    trump timer), while the result banner, still up, names the hand it is about. Between
+    the hands no seat says how many cards it holds."""
     page = new_page(lang="en")
     page.add_init_script(_RECORD_NEXT_DEAL)
     start_practice(page, "Nima", target=7)
@@ -514,6 +519,9 @@ def test_the_next_hakem_choosing_trump_is_shown_under_the_last_hands_result(
             break
     seen = page.evaluate("window.nextDeals")
     assert seen, "no hand was dealt while a result was up"
+    # Between hands no seat shows «۰ برگ» (it held no cards; nor does it yet).
+    between = page.evaluate("window.countsBetween")
+    assert between and not any(between), between
     for row in seen:
         assert row["hud"] == f"Hand {row['hand'] + 1}", row
         assert row["crowned"] == [row["hakem"]], row

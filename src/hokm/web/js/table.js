@@ -183,6 +183,8 @@ function awayBanner(ctx) {
   );
 }
 
+const HAND_ON = new Set(["trump", "play", "bam"]);
+
 function seatBox(ctx, seat, pos) {
   const { store } = ctx;
   const game = store.game;
@@ -205,7 +207,10 @@ function seatBox(ctx, seat, pos) {
     ),
     // Under the name, not beside it: a long name is cut short, the badge must not be.
     away ? h("span.badge.away", { title: t("bot_plays_for", { name: store.seatName(seat) }) }, t("away"), " ", robot(t("bot"))) : null,
-    pos === "bottom" && seat === store.mySeat ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null) : h("div.seat-meta", {}, labelled("span.count", cardsText(count), h("span.mini-back"), num(count)), turn ? countdown(store, seat) : null),
+    pos === "bottom" && seat === store.mySeat
+      ? h("div.seat-meta", {}, turn ? countdown(store, seat) : null)
+      : // cards held only while a hand is on (between hands «۰ برگ» beside everyone said nothing)
+        h("div.seat-meta", {}, HAND_ON.has(game.phase) ? labelled("span.count", cardsText(count), h("span.mini-back"), num(count)) : null, turn ? countdown(store, seat) : null),
   );
 }
 

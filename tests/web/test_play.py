@@ -326,9 +326,9 @@ def play_with_keyboard(page: Page) -> None:
 
 
 def test_the_hand_result_reads_well_in_english(new_page: Callable[..., Page]) -> None:
-    """The banner after a hand, in English: 'We (A, B) won the hand: kot, 2 points' — the
-    language's list comma, 'point' for one, a capitalised title (it once read 'win / Them
-    (Bot 2، Bot 4) won the hand: win, 1 points')."""
+    """The banner after a hand, in English: 'We (A and B) won the hand: kot, 2 points' — the
+    names joined as at the game's end, 'point' for one, a capitalised title (it once read
+    'win / Them (Bot 2، Bot 4) won the hand: win, 1 points')."""
     page = new_page(viewport=DESKTOP, lang="en")
     # The banner goes once the next hand's play begins (soon, with this server's short pause
     # and fast bots): record it the moment it appears.
@@ -346,7 +346,7 @@ def test_the_hand_result_reads_well_in_english(new_page: Callable[..., Page]) ->
     ours = seat % 2
     assert hud_tricks.replace(" ", "") == f"{tricks[ours]}–{tricks[1 - ours]}"
     assert hud_hand.endswith(str(hand + 1))
-    said = re.search(r"(We|They) \((.+), (.+)\) won the hand: ([a-z -]+), (\d+) points?", text)
+    said = re.search(r"(We|They) \((.+) and (.+)\) won the hand: ([a-z -]+), (\d+) points?", text)
     assert said is not None and "،" not in text, text
     points = int(said.group(5))
     assert (f"{points} point" + ("" if points == 1 else "s")) in text

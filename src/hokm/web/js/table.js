@@ -740,7 +740,8 @@ function handTold(store, res) {
   const ours = mine !== null && mine !== undefined && mine % 2 === res.winner_team;
   const theirs = mine !== null && mine !== undefined && !ours;
   const team = ours ? t("team_we") : theirs ? t("team_they") : t("team_n", { n: res.winner_team + 1 });
-  const names = nameList([res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)), t("list_sep"));
+  // «و» / "and" as at the game's end (the game-over panel showed both joinings at once)
+  const names = nameList([res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)));
   const points = pointsText((res.points || [0, 0])[res.winner_team]);
   const who = ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 });
   return {

@@ -220,14 +220,17 @@ export function labelled(tag, label, ...children) {
   return h(tag, {}, h("span.sr-only", {}, label), h("span.shown", { "aria-hidden": "true" }, ...children));
 }
 
-/** A short, non-blocking status message in the live region at the top of the page. */
-export function toast(text, kind = "info", { lobby = false } = {}) {
+/** A short, non-blocking status message in the live region at the top of the page; one
+ * ``about`` a thing (a key) takes the place of the last one about it still up. */
+export function toast(text, kind = "info", { lobby = false, about = "" } = {}) {
   const box = document.getElementById("toasts");
   if (!box) return;
+  // A newer word ``about`` the same thing replaces the older (three renames: one toast).
+  if (about) for (const el of box.querySelectorAll(".toast")) if (el.dataset.about === about && el.textContent !== text) el.remove();
   // The same words already on screen are not stacked again (two timeouts in a row).
   if ([...box.children].some((el) => el.textContent === text)) return;
   // A lobby toast ("the new rules are in force") goes when the game begins: dropLobbyToasts.
-  const item = h(`div.toast.${kind}${lobby ? ".lobby" : ""}`, { role: kind === "error" ? "alert" : "status" }, text);
+  const item = h(`div.toast.${kind}${lobby ? ".lobby" : ""}`, { role: kind === "error" ? "alert" : "status", dataset: about ? { about } : {} }, text);
   box.append(item);
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }

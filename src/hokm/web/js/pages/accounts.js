@@ -205,7 +205,7 @@ export async function render(main, params, path) {
             try {
               data = await api("/api/accounts/me", { method: "PATCH", body: { name: field.value } });
             } catch (err) {
-              toast(refusal(err), "error");
+              toast(refusal(err), "error", { about: "name" });
               return;
             }
             const name = data.player?.name ?? data.name;
@@ -213,7 +213,7 @@ export async function render(main, params, path) {
             if (savedName() === current) saveName(name);
             s.data = data;
             draw();
-            toast(t("name_changed", { name }));
+            toast(t("name_changed", { name }), "info", { about: "name" });
           },
         },
         h("label", { for: "new-name" }, t("new_name")),

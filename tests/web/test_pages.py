@@ -316,7 +316,7 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.click("#quick-cancel")
     page.wait_for_selector("#quick-wait", state="detached")
     page.goto("/#/leaderboard")
-    page.wait_for_selector("#leaderboard")
+    page.wait_for_selector("#period-week")
     page.click("#period-week")
     page.wait_for_selector("#period-week.primary")
     # Others on the board and not oneself (no points yet): said, not silently left out.
@@ -334,6 +334,7 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.click("#period-rating")
     page.wait_for_selector("#period-rating.primary")
     assert "بازی سریع ریتینگ دارد" in page.inner_text("#leaderboard-empty")
+    assert page.locator("#leaderboard").count() == 0  # no headers over no rows
     # ... and with players on it: the rating, its tier, a settling one marked.
     ladder = {
         "by": "rating",

@@ -68,7 +68,8 @@ export async function render(main, params, path) {
           ),
         ),
       ),
-      h(
+      // An empty board is a sentence, not the headers of a table with no rows.
+      !entries.length ? null : h(
         "table.lb-table#leaderboard",
         {},
         h("thead", {}, h("tr", {}, [t("rank"), t("player"), byRating ? t("rating") : t("points")].map((x) => h("th", {}, x)))),

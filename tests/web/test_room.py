@@ -867,7 +867,11 @@ def test_a_seated_player_leaves_the_game_and_a_bot_plays_on_for_the_others(
     assert guest.evaluate("document.activeElement.id") == "leave-game-sure"
     guest.click("#leave-game-cancel")  # withdrawn: still at the table
     assert guest.locator("#leave-game-sure").count() == 0 and guest.is_visible(".table-view")
+    guest.set_viewport_size(DESKTOP)  # where notes sit at the foot, over the question
     guest.click("#leave-game")
+    box = guest.evaluate("document.getElementById('toasts').getBoundingClientRect().top")
+    assert box < DESKTOP["height"] / 2, box  # at the top while the question is asked
+    guest.set_viewport_size(PHONE)
     shot(guest, "phone-leave-game")
     guest.click("#leave-game-sure")
     guest.wait_for_selector('.home[data-ready="1"]')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 
 from playwright.sync_api import Page, Route
@@ -184,9 +185,21 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     # The analysis: every seat's mistakes in Persian, each hand's count on its button, and
     # a mistake's button that shows its trick with the card outlined.
     game_id = href.split("/")[3]
-    page.click("#analyse")  # the page asks first: "Analysing…", then the answer
+
+    def slowly(route: Route) -> None:  # a longer game's few seconds
+        time.sleep(2.2)
+        route.continue_()
+
+    page.route("**/analysis", slowly)
+    page.evaluate(_RECORD_ELAPSED)
+    page.click("#analyse")  # the page says it is at work, and for how long, then the answer
+    loading = page.inner_text("#analysis-loading")
+    hands = persian_digits(str(len(record["hands"])))
+    assert loading.startswith(f"در حال تحلیل {hands} هَند"), loading
     expected = page.request.get(f"/api/games/{game_id}/analysis").json()
     page.wait_for_selector("#analysis-seats li")
+    page.unroute("**/analysis")
+    assert "(۱ ثانیه)" in page.evaluate("window.elapsed"), page.evaluate("window.elapsed")
     seats = page.locator("#analysis-seats li").all_inner_texts()
     assert len(seats) == 4 and all("اشتباه" in x and "امتیاز" in x for x in seats), seats
     assert not any(re.search(r"[0-9]", x) for x in seats), seats
@@ -451,6 +464,15 @@ def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page])
     assert page.get_attribute("#hint", "title") is None  # no more to lose
     page.click("#hint")  # so asked at once
     page.wait_for_selector(".hinted")
+
+
+_RECORD_ELAPSED = """() => {
+  window.elapsed = [];
+  new MutationObserver(() => {
+    const el = document.getElementById('analysis-elapsed');
+    if (el && el.textContent) window.elapsed.push(el.textContent);
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
 
 
 _RECORD_NEXT_DEAL = """

@@ -74,12 +74,21 @@ export async function render(main, [gameId, analysisRoute]) {
 
   async function analyse() {
     s.analysis = "loading";
+    s.analysingSince = Date.now();
     draw();
+    // The analysis takes a few seconds (about a third of one a hand): the seconds it has taken
+    // are shown as they pass, so a wait is not taken for a page that hangs.
+    const tick = setInterval(() => {
+      const el = document.getElementById("analysis-elapsed");
+      if (el && s.analysis === "loading") el.textContent = t("seconds_so_far", { n: Math.floor((Date.now() - s.analysingSince) / 1000) });
+    }, 1000);
     try {
       s.analysis = await api(`/api/games/${encodeURIComponent(gameId)}/analysis`);
     } catch (err) {
       s.analysis = null;
       toast(refusal(err), "error");
+    } finally {
+      clearInterval(tick);
     }
     draw();
   }
@@ -108,7 +117,10 @@ export async function render(main, [gameId, analysisRoute]) {
   }
 
   function analysisPanel() {
-    if (s.analysis === "loading") return h("p.loading#analysis-loading", { role: "status" }, t("analysing"));
+    if (s.analysis === "loading") {
+      const hands = Math.min((s.record?.hands || []).length, 30); // the server analyses 30 at most
+      return h("p.loading#analysis-loading", { role: "status" }, t("analysing_hands", { n: hands }), " ", h("span.small#analysis-elapsed", { "aria-hidden": "true" }, ""));
+    }
     if (!s.analysis) return null;
     return h(
       "div.panel#analysis",

@@ -236,6 +236,17 @@ async def test_verify_rederives_the_deal(server: str) -> None:
         assert bad.json()["commitment_ok"] is False and bad.json()["cards_ok"] is False
         nonsense = await http.post("/api/verify", json={"seed": "abc", "hakem": 9})
         assert nonsense.status_code == 400
+        # A misspelt field checked nothing and answered "ok": refused, naming it.
+        for body in (
+            {"seed": "abc", "hakem": 2, "commitment": seed_commitment("abd")},
+            {"seed": "abc", "hakem": True},
+            {"seed": "abc", "hakem": "2"},
+            {"seed": "abc", "seed_commitment": 5},
+        ):
+            answer = await http.post("/api/verify", json=body)
+            assert answer.status_code == 400 and answer.json()["code"] == "bad_request", body
+        said = (await http.post("/api/verify", json={"seed": "abc", "cardz": []})).json()
+        assert "'cardz'" in said["message"] and "cardz" in said["message_fa"]
 
 
 async def test_the_web_client_is_served_at_the_root(tmp_path: Path) -> None:

@@ -345,17 +345,33 @@ async def get_shuffle(request: Request) -> Response:
     return JSONResponse({"game_id": summary.game_id, "hands": hands})
 
 
+_VERIFY_FIELDS = frozenset({"seed", "seed_commitment", "hakem", "cards"})
+
+
 @_handler
 async def post_verify(request: Request) -> Response:
     """Re-derive a deal from its seed; check the commitment and (optionally) the cards."""
     data = await _json_body(request)
+    # A misspelt field ("commitment") would be no check at all, and the answer "ok": refused.
+    unknown = sorted(set(data) - _VERIFY_FIELDS)
+    if unknown:
+        raise _Refusal(
+            400,
+            "bad_request",
+            f"unknown field {unknown[0]!r} (the fields are {', '.join(sorted(_VERIFY_FIELDS))})",
+            f"فیلد ناشناخته: {unknown[0]}",
+        )
     seed = data.get("seed")
     if not isinstance(seed, str) or not 0 < len(seed) <= 200:
         raise _Refusal(400, "bad_request", "seed must be a string")
     hakem = data.get("hakem", 0)
+    if not isinstance(hakem, int) or isinstance(hakem, bool):
+        raise _Refusal(400, "bad_request", "hakem must be a seat number, 0 to 3")
     deal = Deal.from_seed(seed, Seat.parse(hakem))
     cards = [[str(c) for c in hand] for hand in deal.hands]
     commitment = data.get("seed_commitment")
+    if commitment is not None and not isinstance(commitment, str):
+        raise _Refusal(400, "bad_request", "seed_commitment must be a string (hex SHA-256)")
     commitment_ok = None if commitment is None else commitment == seed_commitment(seed)
     cards_ok = None
     if data.get("cards") is not None:

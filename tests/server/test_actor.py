@@ -380,6 +380,40 @@ async def test_a_room_that_cannot_reload_says_so_once_per_outage(
     assert len([r for r in caplog.records if "reload failed" in r.getMessage()]) == 1
 
 
+async def test_a_logged_input_whose_game_fails_to_save_is_answered_as_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The input that ends a game is logged, then the game is stored: if storing fails, the
+    input still stands (a replay makes it again, and the reload stores the game). Its sender
+    was told ``server_error`` for a command that took effect; it is told it was done."""
+    app = create_app(settings(tmp_path / "hokm.db"))
+    async with running_server(settings(tmp_path / "hokm.db"), app) as url:
+        owner, code = await table_with_bots(url, rules={"turn_seconds": 120})
+        await owner.command("start")
+        await owner.wait_for(lambda c: bool(c.legal))
+        storage = app.state.hokm.storage
+        save = storage.save_game
+        calls: list[str] = []
+
+        async def once_down(summary: Any, record: Any) -> None:
+            calls.append(summary.game_id)
+            if len(calls) == 1:
+                raise StorageError("the database does not answer")
+            await save(summary, record)
+
+        monkeypatch.setattr(storage, "save_game", once_down)
+        reply = await owner.command("close_game")  # raises ServerError on an error frame
+        assert reply.get("type") != "error", reply
+        for _ in range(200):  # the reload follows the answer
+            if len(calls) == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert calls == [f"{code}-1", f"{code}-1"]  # failed, then stored by the reload
+        found = await storage.get_game(f"{code}-1")
+        assert found is not None and found[1]["result"]["status"] == "closed"
+        await owner.close()
+
+
 async def test_unloaded_and_unknown_rooms_leave_no_loading_lock_behind(tmp_path: Path) -> None:
     """The sweeper unloads an idle room, a join loads it again, it is unloaded again, and
     unknown codes are probed: the manager keeps no lock for any of them (it kept one for every

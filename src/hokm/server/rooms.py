@@ -425,9 +425,16 @@ class RoomActor:
             first = self.seq + 1
             await self.manager.storage.append_events(self.code, first, step.entries)
             self.seq += len(step.entries)
-        for result, record in zip(outcome.results, outcome.records, strict=False):
-            # dated by the input that ended it, as a replay after a crash would date it
-            await self._store_game(result, record, at=now)
+        try:
+            for result, record in zip(outcome.results, outcome.records, strict=False):
+                # dated by the input that ended it, as a replay after a crash would date it
+                await self._store_game(result, record, at=now)
+        except Exception:
+            # The input is logged, so it stands (a replay makes it again, and the reload in
+            # _recover stores the game): its sender is told it was done, not server_error;
+            # everyone resumes from the reloaded table.
+            self._reply(item, step)
+            raise
         self._broadcast(outcome.events)
         for conn in step.left:
             self.conns.pop(conn, None)

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, Route
 
 from tests.web.conftest import DESKTOP, PHONE, shot
+from tests.web.helpers import start_practice, take_turns_until
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -865,3 +866,49 @@ def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
         "document.getElementById('replay-trick-title').textContent.startsWith('دست ۳')"
     )
     assert seat_one_label().endswith("ربات به جای Ben")
+
+
+_CSP_WATCH = """
+window.cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${where}`);
+});
+"""
+
+
+def test_every_page_keeps_to_the_content_security_policy(new_page: Callable[..., Page]) -> None:
+    """The server sends a strict policy (own scripts, the one inline theme script by its
+    hash, no framing): every page works under it, the theme is set before the first paint,
+    and nothing is blocked: home, rules, simulator, advisor (its bars are style attributes),
+    leaderboard, a practice game at the table, a replay."""
+    page = new_page(viewport=PHONE)
+    page.add_init_script(_CSP_WATCH)
+    page.add_init_script("localStorage.setItem('hokm.settings', JSON.stringify({theme: 'dark'}))")
+    answer = page.goto("/")
+    assert answer is not None
+    policy = answer.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "'sha256-" in policy, policy
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    page.wait_for_selector("#practice")
+    # The inline script ran (it was allowed by its hash): the theme came before app.js.
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    for route, ready in (
+        ("/#/rules", ".rules-body"),
+        ("/#/sim", "#sim-random"),
+        ("/#/leaderboard", "#period-all"),
+    ):
+        page.goto(route)
+        page.wait_for_selector(ready)
+    page.goto("/#/advisor")
+    for code in ("AS", "KS", "QS", "2H", "3D"):
+        page.click(f'.picker [data-card="{code}"]')
+    page.click("#advisor-ask")
+    page.wait_for_selector("#advice .bar")
+    assert page.eval_on_selector("#advice .bar", "e => e.getBoundingClientRect().width") > 0
+    start_practice(page, "Roya")
+    take_turns_until(page, ".hand .card.legal")
+    page.click(".hand .card.legal")
+    page.wait_for_selector("#trick .card")
+    assert page.evaluate("window.cspViolations") == []

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -27,6 +28,7 @@ from starlette.types import Receive, Scope, Send
 from hokm.server import rest
 from hokm.server.auth import AuthChain, GuestAuthenticator, TokenSigner
 from hokm.server.cluster import Cluster, RedisAddressLimits
+from hokm.server.headers import SecurityHeaders
 from hokm.server.openapi import openapi_document
 from hokm.server.rooms import RoomManager
 from hokm.server.state import ServerState, Settings
@@ -139,4 +141,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes.extend(extra() if callable(extra) else extra)
     web_dir = Path(settings.web_dir) if settings.web_dir else WEB_DIR
     routes.append(Mount("/", app=_WebClient(web_dir)))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders, web_dir=web_dir)],
+    )

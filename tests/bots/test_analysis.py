@@ -340,3 +340,25 @@ def test_json_counts_hands_and_plays_from_0_and_tricks_from_1_as_the_docs_say(
     text = capsys.readouterr().out
     for p in hand["plays"]:
         assert f"  Trick {p['trick']}, seat {p['seat']} " in text
+
+
+def test_a_leavers_seat_is_named_for_the_player_then_for_the_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server's record says who left and from which play a bot held the seat (``left``):
+    each play of that seat is put to the player or to the bot, the totals to both."""
+    _, path = _saved_game(tmp_path, "leaver", hakem=2, trump="S", plays=12)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["players"] = ["Ann", None, "Cy", "Dee"]
+    record["left"] = [{"seat": 1, "name": "Bob", "hand": 0, "plays": 6}]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["analyse", "--all", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert main(["analyse", "--json", "--all", str(path)]) == 0
+    plays = json.loads(capsys.readouterr().out)["hands"][0]["plays"]
+    mine = [p for p in plays if p["seat"] == 1]
+    assert {p["play"] < 6 for p in mine} == {True, False}, mine  # before and after
+    for p in mine:
+        who = "Bob" if p["play"] < 6 else "a bot for Bob"
+        assert f"  Trick {p['trick']}, seat 1 ({who}) " in text, (p, text)
+    assert "  seat 1 (Bob, then a bot), team 1:" in text

@@ -10,6 +10,7 @@ not analysed), 2 unreadable or malformed input.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from hokm.cli import fold, whole_number
 from hokm.cli.referee import (
     UnreadableError,
     error_place,
+    left_of,
     load_json,
     players_of,
     read_text,
@@ -124,7 +126,7 @@ def analyse_text(
         return _malformed(name, str(exc))
     except Exception as exc:  # like the referee: never a traceback
         return _malformed(name, f"internal error while analysing: {exc!r}")
-    text = describe(analysis, name=name, every=every, players=players_of(data))
+    text = describe(analysis, name=name, every=every, players=players_of(data), left=left_of(data))
     return analysis.to_dict(), text, EXIT_OK
 
 
@@ -140,12 +142,22 @@ def describe(
     name: str = "record",
     every: bool = False,
     players: list[str | None] | None = None,
+    left: list[tuple[int, str | None, int, int]] | None = None,
 ) -> str:
-    """A readable account: per hand its double-dummy outcome and the mistakes, then per seat."""
+    """A readable account: per hand its double-dummy outcome and the mistakes, then per seat.
+    A seat whose player ``left`` (:func:`hokm.cli.referee.left_of`) is named for its player
+    before the play they left at, and for the bot from it."""
     names = players or [None] * 4
+    gone = {s: (who or names[s], (hand, plays)) for s, who, hand, plays in left or ()}
 
-    def seat(i: int) -> str:
-        return f"seat {i} ({names[i]})" if names[i] else f"seat {i}"
+    def seat(i: int, at: tuple[int, int] | None = None) -> str:
+        label = names[i]
+        if i in gone:
+            who, since = gone[i]
+            label = (
+                f"{who}, then a bot" if at is None else who if at < since else f"a bot for {who}"
+            )
+        return f"seat {i} ({label})" if label else f"seat {i}"
 
     lines = [f"== {name} (double-dummy: every hand visible) =="]
     for hand in analysis.hands:
@@ -165,19 +177,21 @@ def describe(
     return fold("\n".join(lines))
 
 
-def _hand_text(hand: HandAnalysis, every: bool, seat: Callable[[int], str]) -> list[str]:
+def _hand_text(
+    hand: HandAnalysis, every: bool, seat: Callable[[int, tuple[int, int] | None], str]
+) -> list[str]:
     team = hand.hakem & 1
     start = ""
     if hand.start:
         maybe = "" if hand.start_exact else f" (perhaps {OUTCOMES[2 if hand.start > 0 else -2]})"
         start = f"; at the deal: {OUTCOMES[hand.start]}{maybe} for team {team}"
     lines = [
-        f"Hand {hand.hand + 1}: hakem {seat(hand.hakem)}, team {team}, "
+        f"Hand {hand.hand + 1}: hakem {seat(hand.hakem, (hand.hand, 0))}, team {team}, "
         f"trump {Suit.parse(hand.trump).symbol}{start}."
     ]
     shown = hand.notes if every else hand.mistakes
     for note in shown:
-        lines.append(_note_text(note, seat))
+        lines.append(_note_text(note, functools.partial(_seat_at, seat, (hand.hand, note.play))))
     if not hand.mistakes:
         lines.append("  No mistake: every card kept the hand's best outcome.")
     if hand.result is not None and hand.winner_team is not None:
@@ -187,6 +201,12 @@ def _hand_text(hand: HandAnalysis, every: bool, seat: Callable[[int], str]) -> l
     else:
         lines.append(f"  Unfinished: tricks {hand.tricks[0]}–{hand.tricks[1]} so far.")
     return lines
+
+
+def _seat_at(
+    seat: Callable[[int, tuple[int, int] | None], str], at: tuple[int, int], i: int
+) -> str:
+    return seat(i, at)
 
 
 def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:

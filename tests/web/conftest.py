@@ -112,9 +112,17 @@ def new_page(browser: Browser, server: str) -> Iterator[Callable[..., Page]]:
     """Open pages in fresh browser contexts (separate cookies and storage: separate players)."""
     contexts: list[BrowserContext] = []
 
-    def make(*, viewport: dict[str, int] | None = None, lang: str | None = None) -> Page:
+    def make(
+        *, viewport: dict[str, int] | None = None, lang: str | None = None, csp: bool = False
+    ) -> Page:
+        # The server's Content-Security-Policy forbids eval, which Playwright's string
+        # predicates (wait_for_function) use in the page: it is set aside, except where a
+        # test asks for it (``csp``: the pages under the policy, as a browser keeps it).
         context = browser.new_context(
-            viewport=viewport or DESKTOP, base_url=server, reduced_motion="reduce"
+            viewport=viewport or DESKTOP,
+            base_url=server,
+            reduced_motion="reduce",
+            bypass_csp=not csp,
         )
         contexts.append(context)
         page = context.new_page()

@@ -141,3 +141,17 @@ def practice_with_rules(page: Page, name: str, rules: dict[str, Any], **kw: Any)
 
     page.route("**/api/rooms", add_rules)
     start_practice(page, name, **kw)
+
+
+def three_trick_hand(page: Page, seed: str) -> dict[str, Any]:
+    """A record's hand of three tricks (each card the first legal one, hakem 0, hearts
+    trump), made with the simulator's API, for a replay served from a test's route."""
+    deal = page.request.post("/api/sim/deal", data={"seed": seed, "hakem": 0}).json()
+    plays: list[str] = []
+    for _ in range(12):
+        state = page.request.post(
+            "/api/sim/state",
+            data={"hakem": 0, "hands": deal["hands"], "trump": "H", "plays": plays},
+        ).json()
+        plays.append(state["legal"][0])
+    return {"hakem": 0, "cards": deal["hands"], "trump": "H", "plays": plays}

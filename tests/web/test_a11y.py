@@ -17,6 +17,7 @@ from tests.web.helpers import (
     store,
     take_turn,
     take_turns_until,
+    three_trick_hand,
 )
 
 SUITS_FA = {"S": "پیک", "H": "دل", "D": "خشت", "C": "گشنیز"}
@@ -329,18 +330,10 @@ def test_stepping_through_a_replay_keeps_the_focus_and_says_the_trick(
     page = new_page(lang="en")
     page.add_init_script(LIVE_LOG)
     page.goto("/")
-    deal = page.request.post("/api/sim/deal", data={"seed": "a11y", "hakem": 0}).json()
-    plays: list[str] = []
-    for _ in range(12):  # three tricks, each card the first legal one
-        state = page.request.post(
-            "/api/sim/state",
-            data={"hakem": 0, "hands": deal["hands"], "trump": "H", "plays": plays},
-        ).json()
-        plays.append(state["legal"][0])
     record = {
         "players": ["Ana", "Ben", "Cy", "Dee"],
         "rules": {},
-        "hands": [{"hakem": 0, "cards": deal["hands"], "trump": "H", "plays": plays}],
+        "hands": [three_trick_hand(page, "a11y")],
         "result": {"status": "completed", "winner_team": 0},
     }
     page.route("**/api/games/A11Y-1/record", lambda route: route.fulfill(json=record))

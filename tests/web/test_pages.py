@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, Route
 
 from tests.web.conftest import DESKTOP, PHONE, shot
-from tests.web.helpers import start_practice, take_turns_until
+from tests.web.helpers import start_practice, take_turns_until, three_trick_hand
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -829,19 +829,11 @@ def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
     the summary says so, and each card of that seat is credited to the player or the bot."""
     page = new_page(viewport=PHONE)
     page.goto("/")
-    deal = page.request.post("/api/sim/deal", data={"seed": "left", "hakem": 0}).json()
-    plays: list[str] = []
-    for _ in range(12):  # three tricks, each card the first legal one
-        state = page.request.post(
-            "/api/sim/state",
-            data={"hakem": 0, "hands": deal["hands"], "trump": "H", "plays": plays},
-        ).json()
-        plays.append(state["legal"][0])
     record = {
         "players": ["Ana", None, "Cy", "Dee"],
         "left": [{"seat": 1, "name": "Ben", "hand": 0, "plays": 6}],
         "rules": {},
-        "hands": [{"hakem": 0, "cards": deal["hands"], "trump": "H", "plays": plays}],
+        "hands": [three_trick_hand(page, "left")],
         "result": {"status": "cancelled", "winner_team": None},
     }
     page.route("**/api/games/LEFT-1/record", lambda route: route.fulfill(json=record))

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from hokm.engine import Deal, Seat, seed_commitment
+from hokm.engine.records import check_deal
 from hokm.server import create_app
 from hokm.server.auth import TokenSigner
 from tests.server.helpers import running_server, settings, table_with_bots
@@ -247,6 +248,32 @@ async def test_verify_rederives_the_deal(server: str) -> None:
             assert answer.status_code == 400 and answer.json()["code"] == "bad_request", body
         said = (await http.post("/api/verify", json={"seed": "abc", "cardz": []})).json()
         assert "'cardz'" in said["message"] and "cardz" in said["message_fa"]
+
+
+async def test_verify_agrees_with_hokm_verify(server: str) -> None:
+    """The same deal checks out as `hokm verify` says (check_deal): a commitment in capitals
+    or with spaces around it, and hands in another order (sorted, as a player sees them) or
+    case, are the same commitment and the same hands. It once compared the texts and the
+    dealing order, so a hand sorted by suit "did not match the seed"."""
+    deal = Deal.from_seed("abc", Seat(2))
+    sorted_hands = [sorted(str(c).lower() for c in hand) for hand in deal.hands]
+    body = {
+        "seed": "abc",
+        "seed_commitment": f" {seed_commitment('abc').upper()} ",
+        "hakem": 2,
+        "cards": sorted_hands,
+    }
+    assert check_deal(
+        "abc", commitment=body["seed_commitment"], hakem=2, cards=dict(enumerate(sorted_hands))
+    ).ok
+    async with httpx.AsyncClient(base_url=server) as http:
+        answer = (await http.post("/api/verify", json=body)).json()
+        assert (answer["ok"], answer["commitment_ok"], answer["cards_ok"]) == (True, True, True)
+        assert answer["cards"] == [[str(c) for c in hand] for hand in deal.hands]  # dealt order
+        short = await http.post(
+            "/api/verify", json={**body, "cards": [h[:12] for h in sorted_hands]}
+        )
+        assert (short.json()["ok"], short.json()["cards_ok"]) == (False, False)
 
 
 async def test_the_web_client_is_served_at_the_root(tmp_path: Path) -> None:

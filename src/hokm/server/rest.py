@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 from hokm import __version__
 from hokm.analysis import RecordBrokenError, analysis_report
 from hokm.engine import PRESETS, Card, Deal, HokmError, RuleSet, Seat, seed_commitment
+from hokm.engine.records import check_deal
 from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, BadName, Identity, clean_name
 from hokm.server.cluster import UNREACHABLE, ClusterError
@@ -367,28 +368,36 @@ async def post_verify(request: Request) -> Response:
     hakem = data.get("hakem", 0)
     if not isinstance(hakem, int) or isinstance(hakem, bool):
         raise _Refusal(400, "bad_request", "hakem must be a seat number, 0 to 3")
-    deal = Deal.from_seed(seed, Seat.parse(hakem))
+    seat = Seat.parse(hakem)
+    deal = Deal.from_seed(seed, seat)
     cards = [[str(c) for c in hand] for hand in deal.hands]
     commitment = data.get("seed_commitment")
     if commitment is not None and not isinstance(commitment, str):
         raise _Refusal(400, "bad_request", "seed_commitment must be a string (hex SHA-256)")
-    commitment_ok = None if commitment is None else commitment == seed_commitment(seed)
-    cards_ok = None
-    if data.get("cards") is not None:
-        given = data["cards"]
+    given = data.get("cards")
+    if given is not None:
         if (
             not isinstance(given, list)
             or len(given) != 4
             or not all(isinstance(hand, list) for hand in given)
         ):
             raise _Refusal(400, "bad_request", "cards must be four lists of cards")
-        cards_ok = [[str(Card.parse(c)) for c in hand] for hand in given] == cards
-    ok = commitment_ok is not False and cards_ok is not False
+        for hand in given:
+            for card in hand:
+                Card.parse(card)  # a card that is not a card: 400, as before
+    # As hokm verify and the referee judge it (check_deal): the commitment's hex in any case,
+    # each seat's cards as a set (a hand sorted as a player sees it is the same hand).
+    check = check_deal(
+        seed,
+        commitment=commitment,
+        hakem=seat,
+        cards=None if given is None else dict(enumerate(given)),
+    )
     return JSONResponse(
         {
-            "ok": ok,
-            "commitment_ok": commitment_ok,
-            "cards_ok": cards_ok,
+            "ok": check.ok,
+            "commitment_ok": check.commitment_ok,
+            "cards_ok": check.cards_ok,
             "seed_commitment": seed_commitment(seed),
             "cards": cards,
         }

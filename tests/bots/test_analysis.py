@@ -294,10 +294,24 @@ def _note(**kw: object) -> PlayNote:
     return PlayNote(**base)  # type: ignore[arg-type]
 
 
-def _said(note: PlayNote) -> str:
+def _said(note: PlayNote, *, hakem: int = 0) -> str:
     from hokm.cli.analyse import _note_text
 
-    return _note_text(note, lambda s: f"seat {s}")
+    return _note_text(note, lambda s: f"seat {s}", hakem=hakem)
+
+
+def test_a_seven_nil_against_the_hakem_is_named_a_hakem_kot() -> None:
+    """RULES.md §6: a 7–0 is a kot when the hakem's team wins it and a hakem-kot (+3) when
+    the other team does. The readable analysis called both a kot: "a kot (کُت) became a win
+    for team 1 (+3 → +1 points)" of the team that was not the hakem's."""
+    missed = _note(outcome=1, best_outcome=2, points=1, best_points=3, mistake=True)
+    assert "MISTAKE, a hakem-kot (حاکم‌کُتی) became a win for team 1 (+3 → +1" in _said(missed)
+    assert "MISTAKE, a kot (کُت) became a win for team 1 (+2 → +1" in _said(
+        _note(outcome=1, best_outcome=2, points=1, best_points=2, mistake=True), hakem=1
+    )
+    let_through = _note(outcome=-2, best_outcome=-1, points=-3, best_points=-1, mistake=True)
+    assert "a loss became a hakem-kot against it for team 1" in _said(let_through, hakem=3)
+    assert "a loss became a kot against it for team 1" in _said(let_through)
 
 
 def test_a_play_whose_comparison_a_kot_left_unsettled_is_not_blamed() -> None:
@@ -314,7 +328,7 @@ def test_a_play_whose_comparison_a_kot_left_unsettled_is_not_blamed() -> None:
     # The played card's own kot unsettled: a win, perhaps a kot as the best card's.
     text = _said(_note(outcome=1, best_outcome=2, points=1, best_points=2, kot_unsettled=True))
     assert "MISTAKE" not in text and "too close to call, not a mistake" in text
-    assert "a win for team 1, perhaps a kot (کُت) as with 5♦" in text
+    assert "a win for team 1, perhaps a hakem-kot (حاکم‌کُتی) as with 5♦" in text
     # A card that keeps the outcome but whose kot against is open says so.
     text = _said(_note(kot_unsettled=True))
     assert "a loss, perhaps a kot against it (kot not settled)" in text

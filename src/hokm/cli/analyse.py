@@ -41,12 +41,17 @@ __all__ = ["analyse_text", "describe", "register", "run"]
 
 EXIT_OK, EXIT_BROKEN, EXIT_MALFORMED = 0, 1, 2
 
-OUTCOMES = {
-    2: f"a {RESULT_NAMES['kot'][0]} ({RESULT_NAMES['kot'][1]})",
-    1: "a win",
-    -1: "a loss",
-    -2: f"a {RESULT_NAMES['kot'][0]} against it",
-}
+
+def _outcome_text(outcome: int, *, hakem_team: bool) -> str:
+    """A hand's outcome (2, 1, -1, -2) for a team, by its name: the 7–0 of the hakem's team
+    is a kot, the 7–0 against it a hakem-kot (RULES.md §6, +3 by default), whoever says it."""
+    if outcome == 1:
+        return "a win"
+    if outcome == -1:
+        return "a loss"
+    kot = "kot" if (outcome > 0) == hakem_team else "hakem_kot"
+    english, persian = RESULT_NAMES[kot]
+    return f"a {english} ({persian})" if outcome > 0 else f"a {english} against it"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -183,15 +188,19 @@ def _hand_text(
     team = hand.hakem & 1
     start = ""
     if hand.start:
-        maybe = "" if hand.start_exact else f" (perhaps {OUTCOMES[2 if hand.start > 0 else -2]})"
-        start = f"; at the deal: {OUTCOMES[hand.start]}{maybe} for team {team}"
+        kot = 2 if hand.start > 0 else -2
+        maybe = "" if hand.start_exact else f" (perhaps {_outcome_text(kot, hakem_team=True)})"
+        start = (
+            f"; at the deal: {_outcome_text(hand.start, hakem_team=True)}{maybe} for team {team}"
+        )
     lines = [
         f"Hand {hand.hand + 1}: hakem {seat(hand.hakem, (hand.hand, 0))}, team {team}, "
         f"trump {Suit.parse(hand.trump).symbol}{start}."
     ]
     shown = hand.notes if every else hand.mistakes
     for note in shown:
-        lines.append(_note_text(note, functools.partial(_seat_at, seat, (hand.hand, note.play))))
+        at = functools.partial(_seat_at, seat, (hand.hand, note.play))
+        lines.append(_note_text(note, at, hakem=hand.hakem))
     if not hand.mistakes:
         lines.append("  No mistake: every card kept the hand's best outcome.")
     if hand.result is not None and hand.winner_team is not None:
@@ -209,22 +218,26 @@ def _seat_at(
     return seat(i, at)
 
 
-def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:
+def _note_text(note: PlayNote, seat: Callable[[int], str], *, hakem: int) -> str:
     card = Card.parse(note.card).pretty
     head = f"  Trick {note.trick}, {seat(note.seat)} {card}"
     team = note.seat & 1
+
+    def say(outcome: int) -> str:  # for the player's team
+        return _outcome_text(outcome, hakem_team=team == hakem & 1)
+
     if note.unsettled:
         # Worse on its face, but a kot was not settled: the comparison is open, no blame.
         better = ", ".join(Card.parse(c).pretty for c in note.best)
         if note.kot_unsettled:  # this card's own kot question
             return (
-                f"{head}: {OUTCOMES[note.outcome]} for team {team}, perhaps "
-                f"{OUTCOMES[note.best_outcome]} as with {better}: too close to call, not a "
+                f"{head}: {say(note.outcome)} for team {team}, perhaps "
+                f"{say(note.best_outcome)} as with {better}: too close to call, not a "
                 "mistake (its kot was not settled within the search budget)."
             )
         return (  # the better cards' kot question: they are perhaps no better
-            f"{head}: {OUTCOMES[note.outcome]} for team {team}; {better} perhaps "
-            f"{OUTCOMES[note.best_outcome]}, perhaps the same: unsettled, not a mistake (their "
+            f"{head}: {say(note.outcome)} for team {team}; {better} perhaps "
+            f"{say(note.best_outcome)}, perhaps the same: unsettled, not a mistake (their "
             "kot was not settled within the search budget)."
         )
     if not note.mistake:
@@ -232,14 +245,14 @@ def _note_text(note: PlayNote, seat: Callable[[int], str]) -> str:
         left = 14 - note.trick
         perhaps = ""
         if note.kot_unsettled:  # its kot (or the kot against it) is still open
-            perhaps = f", perhaps {OUTCOMES[2 if note.outcome > 0 else -2]} (kot not settled)"
+            perhaps = f", perhaps {say(2 if note.outcome > 0 else -2)} (kot not settled)"
         return (
-            f"{head}: {best}; {OUTCOMES[note.outcome]}{perhaps} for team {team} "
+            f"{head}: {best}; {say(note.outcome)}{perhaps} for team {team} "
             f"({note.tricks} of the {left} tricks left if all were played)."
         )
     better = ", ".join(Card.parse(c).pretty for c in note.best)
     return (
-        f"{head}: MISTAKE, {OUTCOMES[note.best_outcome]} became {OUTCOMES[note.outcome]} "
+        f"{head}: MISTAKE, {say(note.best_outcome)} became {say(note.outcome)} "
         f"for team {note.seat & 1} ({_signed(note.best_points)} → {_signed(note.points)} "
         f"points); better: {better}.{_bot_text(note)}"
     )

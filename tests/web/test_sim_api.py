@@ -65,3 +65,22 @@ def test_bad_input_over_http_is_a_clear_400(server: str) -> None:
         assert res.status_code == 400
         ok = client.post("/api/sim/deal", json={"seed": "http", "hakem": 1})
         assert ok.status_code == 200 and ok.json() == deal_json("http", 1)
+
+
+def test_a_hand_stopped_at_seven_nil_is_over_in_the_replay() -> None:
+    """With bam on, a team at 7–0 that stops (a record's ``"bam": false``) has won a kot: the
+    referee says so. The replay left the hand waiting for the bam decision (phase "bam", no
+    result), since the decision was applied only before a further card, so the web replay
+    of such a kot showed no result."""
+    hands = [[f"{r}{suit}" for r in "AKQJT98765432"] for suit in "SHDC"]
+    plays = [card for trick in range(7) for card in (hand[trick] for hand in hands)]
+    hand = {"hakem": 0, "hands": hands, "trump": "S", "plays": plays, "rules": {"bam": True}}
+    stopped = replay({**hand, "bam": False})
+    assert stopped["phase"] == "over" and stopped["result"] is not None
+    assert (stopped["result"]["result"], stopped["result"]["points"]) == ("kot", [2, 0])
+    assert len(stopped["tricks"]) == 7 and stopped["tricks_won"] == [7, 0]
+    going_on = replay({**hand, "bam": True})  # the bam goes on: the winner leads trick 8
+    assert (going_on["phase"], going_on["to_move"], going_on["result"]) == ("play", 0, None)
+    assert set(going_on["legal"]) == set(hands[0][7:])
+    undecided = replay(hand)  # no decision yet ("bam" absent or null): it is still awaited
+    assert (undecided["phase"], undecided["result"]) == ("bam", None)

@@ -190,6 +190,10 @@ def _build(data: Mapping[str, Any]) -> Game:
             game.apply(Play(game.to_move, card))
         except HokmError as exc:
             raise SimError(f"play {i + 1} ({card}): {exc}") from exc
+    if bam is not None and game.phase is Phase.BAM and game.bam_team is not None:
+        # A decision after the last card given: stopping at 7–0 ends the hand (a kot), going
+        # on leaves the winner to lead; with none given ("bam" absent or null) it is awaited.
+        game.apply(DecideBam(Seat(game.bam_team), bool(bam)))
     return game
 
 

@@ -907,3 +907,30 @@ def test_every_page_keeps_to_the_content_security_policy(new_page: Callable[...,
     page.click(".hand .card.legal")
     page.wait_for_selector("#trick .card")
     assert page.evaluate("window.cspViolations") == []
+
+
+def test_a_replay_of_a_game_won_by_bam_shows_the_final_score(
+    new_page: Callable[..., Page],
+) -> None:
+    """A won bam wins the game at once: the bamming team gets the points it needs to reach the
+    target (RULES.md §6; the referee's points). The replay summed each hand's points as the
+    simulator scores it, one hand to a target of 1, so a kot and then a bam to 7 read 3 – 0."""
+    hands = [[f"{r}{suit}" for r in "AKQJT98765432"] for suit in "SHDC"]
+    plays = [card for trick in range(13) for card in (hand[trick] for hand in hands)]
+    record = {
+        "players": ["Ana", "Ben", "Cy", "Dee"],
+        "rules": {"bam": True},
+        "hands": [
+            {"hakem": 0, "cards": hands, "trump": "S", "plays": plays[:28], "bam": False},
+            {"hakem": 0, "cards": hands, "trump": "S", "plays": plays, "bam": True},
+        ],
+        "result": {"status": "completed", "winner_team": 0, "score": [7, 0]},
+    }
+    page = new_page(lang="en")
+    page.route("**/api/games/BAM777-1/record", lambda route: route.fulfill(json=record))
+    page.goto("/#/game/BAM777-1")
+    page.wait_for_selector("#game-winner")
+    # (the hands' states come after the record: until then the totals read 0)
+    page.wait_for_function("document.querySelector('.replay .panel p b')?.textContent > '0'")
+    totals = page.locator(".replay .panel p").first.locator("b").all_inner_texts()
+    assert totals == ["7", "0"]

@@ -256,7 +256,11 @@ export async function render(main, [gameId, analysisRoute]) {
     const rec = s.record;
     const played = (rec?.hands || []).length; // hands finished in this game
     const results = s.hands.map((x) => x?.result).filter(Boolean);
-    const totals = results.reduce((acc, r) => [acc[0] + r.points[0], acc[1] + r.points[1]], [0, 0]);
+    // The game's own score when the record has it: the simulator scores each hand alone (to a
+    // target of 1), so a won bam, which takes the team to the game's target, adds only 1 there.
+    const score = rec?.result?.score;
+    const summed = results.reduce((acc, r) => [acc[0] + r.points[0], acc[1] + r.points[1]], [0, 0]);
+    const totals = Array.isArray(score) && score.length === 2 && score.every(Number.isFinite) ? score : summed;
     patch(
       main,
       h(

@@ -934,3 +934,45 @@ def test_a_replay_of_a_game_won_by_bam_shows_the_final_score(
     page.wait_for_function("document.querySelector('.replay .panel p b')?.textContent > '0'")
     totals = page.locator(".replay .panel p").first.locator("b").all_inner_texts()
     assert totals == ["7", "0"]
+
+
+def test_the_replay_names_a_seven_nil_against_the_hakem_a_hakem_kot(
+    new_page: Callable[..., Page],
+) -> None:
+    """A mistake of the team that is not the hakem's, which missed a 7–0, missed a hakem-kot
+    (RULES.md §6, 3 points), as `hokm analyse` says; the replay said "a kot → a win"."""
+    hands = [[f"{r}{suit}" for r in "AKQJT98765432"] for suit in "SHDC"]
+    # Seat 1 (hakem) leads A♥, seat 0 cuts with A♠ and leads spades to 7–0.
+    plays = [hands[1][0], hands[2][0], hands[3][0], hands[0][0]]
+    plays += [card for trick in range(1, 7) for card in (hand[trick] for hand in hands)]
+    record = {
+        "players": ["Ana", "Ben", "Cy", "Dee"],
+        "rules": {},
+        "hands": [{"hakem": 1, "cards": hands, "trump": "S", "plays": plays}],
+        "result": {"status": "completed", "winner_team": 0, "score": [3, 0]},
+    }
+    note = {
+        "play": 4, "trick": 2, "seat": 0, "card": "KS", "choices": 2, "outcome": 1,
+        "best_outcome": 2, "tricks": 6, "best_tricks": 7, "best": ["QS"], "points": 1,
+        "best_points": 3, "points_lost": 2, "mistake": True, "kot_unsettled": False,
+        "unsettled": False, "bot_card": None, "bot_avoids": None,
+    }  # fmt: skip
+    analysis = {
+        "game_id": "HKOT77-1", "ok": True, "truncated": False,
+        "hands": [{"hand": 0, "hakem": 1, "trump": "S", "start": -2, "start_exact": True,
+                   "judged": 28, "result": "hakem_kot", "winner_team": 0, "tricks": [7, 0],
+                   "plays": [note, {**note, "seat": 1, "play": 5, "outcome": -2,
+                                    "best_outcome": -1, "points": -3, "best_points": -1}],
+                   "mistakes": [4, 5]}],
+        "seats": [{"seat": s, "choices": 2, "mistakes": 1, "points_lost": 2, "avoidable": 0}
+                  for s in range(4)],
+    }  # fmt: skip
+    page = new_page(lang="en")
+    page.route("**/api/games/HKOT77-1/record", lambda route: route.fulfill(json=record))
+    page.route("**/api/games/HKOT77-1/analysis", lambda route: route.fulfill(json=analysis))
+    page.goto("/#/game/HKOT77-1")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-mistakes")
+    said = page.locator("#analysis-mistakes li").all_inner_texts()
+    assert ": a hakem-kot → a win." in said[0], said
+    assert ": a loss → hakem-kot against." in said[1], said

@@ -95,15 +95,19 @@ export async function render(main, [gameId, analysisRoute]) {
 
   /** The analysis of hand ``i`` (null before the analysis is loaded, or for a hand without play). */
   const handAnalysis = (i) => (s.analysis && s.analysis !== "loading" ? s.analysis.hands.find((x) => x.hand === i) : null);
-  const outcome = (o) => t(`outcome_${o}`);
+  /** A hand's outcome for the player's team (RULES.md §6): the 7–0 of the hakem's team is a kot,
+   * the 7–0 against it a hakem-kot, whichever team's side it is told from. */
+  const outcome = (o, hakemTeam) =>
+    t(Math.abs(o) === 2 && (o > 0) !== hakemTeam ? (o > 0 ? "outcome_hakem_kot" : "outcome_hakem_kot_against") : `outcome_${o}`);
 
-  function mistakeText(note) {
+  function mistakeText(note, hakem) {
     const better = note.best.map(cardName).join(t("list_sep"));
+    const hakemTeam = note.seat % 2 === hakem % 2;
     return t("analysis_mistake", {
       card: cardName(note.card),
       trick: note.trick,
-      before: outcome(note.best_outcome),
-      after: outcome(note.outcome),
+      before: outcome(note.best_outcome, hakemTeam),
+      after: outcome(note.outcome, hakemTeam),
       better,
     });
   }
@@ -167,7 +171,7 @@ export async function render(main, [gameId, analysisRoute]) {
                       main.querySelector("#replay")?.scrollIntoView({ block: "start" });
                     },
                   },
-                  h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat, { hand: s.hand, play: note.play })), " ", mistakeText(note), botText(note)),
+                  h("span", {}, "⚠ ", h("bdi", {}, seatName(note.seat, { hand: s.hand, play: note.play })), " ", mistakeText(note, ha.hakem), botText(note)),
                 ),
               ),
             ),

@@ -276,6 +276,15 @@ async def test_verify_agrees_with_hokm_verify(server: str) -> None:
         assert (short.json()["ok"], short.json()["cards_ok"]) == (False, False)
 
 
+async def test_verify_says_how_long_a_seed_may_be(server: str) -> None:
+    """An empty or overlong seed is still a string: the refusal said "seed must be a string"."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        for seed in ("", "x" * 201):
+            refused = await http.post("/api/verify", json={"seed": seed})
+            assert refused.status_code == 400
+            assert "seed must be a string of 1 to 200 characters" in refused.json()["message"]
+
+
 async def test_the_web_client_is_served_at_the_root(tmp_path: Path) -> None:
     """The static directory is mounted at / once it has an index.html."""
     web = tmp_path / "web"

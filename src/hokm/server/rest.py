@@ -364,7 +364,7 @@ async def post_verify(request: Request) -> Response:
         )
     seed = data.get("seed")
     if not isinstance(seed, str) or not 0 < len(seed) <= 200:
-        raise _Refusal(400, "bad_request", "seed must be a string")
+        raise _Refusal(400, "bad_request", "seed must be a string of 1 to 200 characters")
     hakem = data.get("hakem", 0)
     if not isinstance(hakem, int) or isinstance(hakem, bool):
         raise _Refusal(400, "bad_request", "hakem must be a seat number, 0 to 3")

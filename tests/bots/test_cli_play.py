@@ -573,3 +573,12 @@ def test_a_file_that_is_no_saved_game_is_refused_in_one_line(
     code, text = _run("", level=None, target=None, seed=None, resume=str(path))
     assert code == 2 and text.startswith(f"hokm play: --resume: {path}: {said}")
     assert "Traceback" not in text and text.count("\n") == 1
+
+
+def test_a_seven_nil_against_the_hakem_is_called_a_hakem_kot() -> None:
+    """RULES.md §1 names: East and West, not the hakem's team, stop at 7–0, a hakem-kot. The
+    lines said "East stops at the kot." and "win (hakem kot)"."""
+    code, text = _run("a\n" * 2000, seed="pb6", preset="platform-b", level="easy", target=7)
+    assert code == 0 and "East stops at the hakem-kot." in text, text[-3000:]
+    assert "Hand over: East and West win (hakem-kot), tricks 7–0, 3 points." in text
+    assert "hakem kot" not in text and "stops at the kot" not in text

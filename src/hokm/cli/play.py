@@ -53,7 +53,7 @@ from hokm.engine import (
     view_of,
 )
 from hokm.engine.events import Redealt
-from hokm.engine.records import record_from_game, referee
+from hokm.engine.records import RESULT_NAMES, record_from_game, referee
 from hokm.table import OPTION_MAXIMA, TableError, check_room_rules
 
 __all__ = ["PlaySession", "register", "run"]
@@ -570,8 +570,9 @@ class PlaySession:
         elif isinstance(action, DecideBam):
             if action.go:
                 self.say(f"{NAMES[seat]} {_verb(seat, 'go', 'goes')} on for bam!")
-            else:
-                self.say(f"{NAMES[seat]} {_verb(seat, 'stop')} at the kot.")
+            else:  # the hand is over: a kot, or a hakem-kot when the 7–0 is against the hakem
+                kot = _result_name(self.game.hand_results[-1].result)
+                self.say(f"{NAMES[seat]} {_verb(seat, 'stop')} at the {kot}.")
         elif isinstance(action, Play):
             self.say(f"  {NAMES[seat]} {_verb(seat, 'play')} {action.card.pretty}")
         # (a bam decision ends no trick: the hand's last trick was told as it was won)
@@ -610,7 +611,7 @@ class PlaySession:
         they = "you and North" if w == 1 else "East and West"
         penalty = f"; {they} score {lost} for the failed bam".replace("-", "−") if lost else ""
         self.say(
-            f"Hand over: {who} win ({r.result.replace('_', ' ')}), tricks "
+            f"Hand over: {who} win ({_result_name(r.result)}), tricks "
             f"{r.tricks[w]}–{r.tricks[1 - w]}, {r.points[w]} point{'s' * (r.points[w] != 1)}"
             f"{penalty}.",
         )
@@ -811,6 +812,15 @@ def _describe(action: Action) -> str:
     if isinstance(action, RequestRedeal):
         return "ask for a new deal"
     return str(action)
+
+
+def _result_name(result: str) -> str:
+    """A hand's result by its name (RULES.md §1: hakem-kot, par-bam), "normal" for a plain win.
+
+    >>> _result_name("hakem_kot"), _result_name("par_bam"), _result_name("normal")
+    ('hakem-kot', 'par-bam', 'normal')
+    """
+    return "normal" if result == "normal" else RESULT_NAMES[result][0]
 
 
 def _parse_choice(text: str, hand: tuple[Card, ...], legal: Collection[Card] = ()) -> Card | str:

@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 
 from hokm.cli import main
 from hokm.engine import RuleSet, record_from_game
-from tests.engine.helpers import ALL_TRUMPS_AT_0, NORMAL_7_1, play_first_legal, stacked, start
+from tests.engine.helpers import (
+    ALL_TRUMPS_AT_0,
+    NORMAL_7_1,
+    SEVEN_THEN_LOSE,
+    play_first_legal,
+    stacked,
+    start,
+)
 
 
 def write(path: Path, data: Any) -> str:
@@ -94,6 +101,21 @@ def test_the_players_a_record_names_are_listed_once_and_a_byte_order_mark_is_rea
     assert "\x1b" not in out  # a name cannot send the terminal escape sequences
     code, out, _ = run(capsys, write(tmp_path / "plain.json", valid_record()))
     assert code == 0 and "Players:" not in out
+
+
+def test_a_failed_bam_under_minus3_reads_as_the_bamming_teams_loss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hand goes to the team with fewer tricks (RULES.md §6): said as a failed bam, not
+    "team 1 wins the hand 1–7"; a negative score reads −3, not "0–-3"."""
+    game = start(RuleSet(bam=True), stacked(SEVEN_THEN_LOSE))
+    play_first_legal(game, bam=True)
+    code, out, _ = run(capsys, write(tmp_path / "failed.json", record_from_game(game)))
+    said = " ".join(out.split())
+    assert code == 0
+    assert "team 0's bam failed at 7–1, so team 1 wins the hand; points: team 0 −3;" in said
+    assert "score −3–0;" in said and "Score −3–0 (team 0–team 1)" in said
+    assert "–-" not in said and " -3" not in said
 
 
 def test_a_leaver_is_listed_and_a_malformed_left_field_is_passed_over(

@@ -215,7 +215,7 @@ def describe(
     assert game is not None
     if game.hand_number < len(report["hands"]):
         lines.extend(_in_progress_text(game))
-    a, b = report["score"]
+    a, b = (_signed(x) for x in report["score"])
     if report["game_over"]:
         lines.append(f"Game over: team {report['winner_team']} wins, {a}–{b}.")
     else:
@@ -252,13 +252,26 @@ def _result_text(event: HandEnded) -> str:
     won = event.tricks[event.winner_team]
     lost = event.tricks[1 - event.winner_team]
     points = ", ".join(
-        f"team {t} {'+' if p > 0 else ''}{p}" for t, p in enumerate(event.points) if p
+        f"team {t} {'+' if p > 0 else ''}{_signed(p)}" for t, p in enumerate(event.points) if p
     )
+    outcome = f"team {event.winner_team} wins the hand {won}–{lost}"
+    if event.result == "failed_bam" and event.tricks[event.winner_team] < 7:
+        # (failed_bam=minus3: the hand goes to the other team, which took fewer tricks)
+        bammer = 1 - event.winner_team
+        outcome = (
+            f"team {bammer}'s bam failed at {event.tricks[bammer]}–{won}, so team "
+            f"{event.winner_team} wins the hand"
+        )
     return (
-        f"  Result: {english} ({persian}); team {event.winner_team} wins the hand "
-        f"{won}–{lost}; points: {points or 'none'}; score {event.score[0]}–{event.score[1]}; "
+        f"  Result: {english} ({persian}); {outcome}; points: {points or 'none'}; "
+        f"score {_signed(event.score[0])}–{_signed(event.score[1])}; "
         f"next hakem seat {int(event.next_hakem)}."
     )
+
+
+def _signed(number: int) -> str:
+    """A score as read (a failed bam can make one negative): ``−3``, not ``-3`` after a dash."""
+    return f"−{-number}" if number < 0 else str(number)
 
 
 def _events_text(game: Game) -> list[str]:

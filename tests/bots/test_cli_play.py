@@ -244,7 +244,7 @@ def test_declining_a_bam_tells_the_last_trick_once_and_h_explains_the_question()
         "a\n" * 7 + "h\nn\n" + "a\n" * 60, preset="classic", seed="b12", level="random"
     )
     assert code == 0 and "Go on for bam" in text, text[-2000:]
-    assert "y = go on for bam: play for all 13 tricks" in text
+    assert "y = go on for bam: play for all 13 tricks · n = stop at the kot ·" in text
     before, after = text.split("You stop at the kot.", 1)
     last = [
         line for line in before.splitlines() if "wins the trick" in line or "win the trick" in line
@@ -252,6 +252,17 @@ def test_declining_a_bam_tells_the_last_trick_once_and_h_explains_the_question()
     assert last not in after.split("Hand over:", 1)[0]
     # The score on a line of its own: wrapped, it was cut in two at the end of a line.
     assert "Hand over: You and North win (kot), tricks 7–0, 2 points.\nScore: you+North " in after
+
+
+def test_at_a_seven_nil_against_the_hakem_stopping_is_called_a_hakem_kot() -> None:
+    """RULES.md §1: 7–0 against the hakem's team is a hakem-kot, in the help too (it said
+    "n = stop at the kot" whichever team held the hakem)."""
+    code, text = _run(
+        "a\n" * 7 + "h\nn\n" + "a\n" * 60, preset="classic", seed="hk13", level="random"
+    )
+    said = " ".join(text.split())
+    assert code == 0 and "n = stop at the hakem-kot · a = as the bot says" in said, said
+    assert "You stop at the hakem-kot." in text
 
 
 def test_an_empty_seed_or_record_name_is_refused_before_the_game() -> None:

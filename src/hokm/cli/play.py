@@ -72,7 +72,7 @@ TRUMP_HELP = (
     "a = the bot names it for you · ? = the bot's choice, not naming it · q = quit",
 )
 BAM_HELP = (
-    "y = go on for bam: play for all 13 tricks · n = stop at the kot · "
+    "y = go on for bam: play for all 13 tricks · n = stop at the {kot} · "
     "a = as the bot says · q = quit"
 )
 WIDTH = 78  # lines are wrapped between words to fit an 80-column terminal
@@ -682,7 +682,9 @@ class PlaySession:
                 go = hint if text == "a" else text.startswith("y")
                 return DecideBam(HUMAN, go)
             if text in ("h", "help", "?"):
-                self.say(BAM_HELP)
+                # 7–0 against the hakem's team is a hakem-kot (RULES.md §1)
+                ours_hakem = view.hakem is not None and int(view.hakem) % 2 == int(HUMAN) % 2
+                self.say(BAM_HELP.format(kot="kot" if ours_hakem else "hakem-kot"))
                 continue
             self.say("  answer y or n (h for help)")
 

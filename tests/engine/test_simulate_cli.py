@@ -30,6 +30,16 @@ def test_simulate_with_bam_counts_bam_results() -> None:
     assert stats.redeals > 0  # classic redeals when a player holds no trump
 
 
+def test_bam_results_are_named_as_the_referee_names_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """ "failed bam (بام ناموفق)", as the referee and RULES.md say it (it printed "failed-bam")."""
+    assert main(["simulate", "--hands", "2000", "--seed", "0", "--preset", "platform-b"]) == 0
+    out = capsys.readouterr().out
+    assert "failed bam (بام ناموفق): " in out and "failed-bam" not in out
+    assert "par-bam (پَر بام): " in out
+
+
 def test_the_command_prints_statistics(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--hands", "50", "--seed", "9", "--preset", "platform-b"]) == 0
     out = capsys.readouterr().out

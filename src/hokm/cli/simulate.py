@@ -13,12 +13,14 @@ import json
 import random
 import sys
 import time
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from hokm.cli import count_option, out_of_range, seed_text
 from hokm.engine import PRESETS, Deal, DrawAces, Game, Phase, RuleSet
+from hokm.engine.records import RESULT_NAMES
 
 __all__ = ["MAX_HANDS", "SimulationStats", "register", "run", "simulate"]
 
@@ -140,9 +142,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"all 7–0 hands:        {100 * data['seven_nil_rate']:.2f} %")
     for name in ("bam", "par_bam", "failed_bam"):
         if stats.results[name]:
-            print(
-                f"{name.replace('_', '-') + ':':<21} {100 * stats.rate(stats.results[name]):.2f} %"
-            )
+            english, persian = RESULT_NAMES[name]  # as the referee and the rules name them
+            label = f"{english} ({persian}):"
+            shown = sum(not unicodedata.combining(c) for c in label)  # the marks take no column
+            pad = " " * max(1, 22 - shown)
+            print(f"{label}{pad}{100 * stats.rate(stats.results[name]):.2f} %")
     if stats.redeals:
         print(f"redeals:              {stats.redeals}")
     print(f"mean tricks per hand: {data['mean_tricks_per_hand']:.2f}")

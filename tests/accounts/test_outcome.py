@@ -50,6 +50,17 @@ def test_whoever_got_a_quick_game_cancelled_counts_as_a_leaver() -> None:
     assert private.leavers == frozenset()
 
 
+def test_everyone_still_away_when_a_quick_game_was_cancelled_counts_as_a_leaver() -> None:
+    """All four gone (say, matched and none came): the game is cancelled at one grace end,
+    but the others stayed away as long; none of them is rated a winner for it."""
+    cancelled = result(status="cancelled", winner_team=None, abandoned="a", absent=("b", "c", "d"))
+    outcome = outcome_of(cancelled, game_id="T-1", code="T", match=FOUR, at=1)
+    assert outcome.leavers == {"a", "b", "c", "d"}
+    assert {outcome.result_of(p) for p in "abcd"} == {"left"}
+    private = outcome_of(cancelled, game_id="T-1", code="T", match=None, at=1)
+    assert private.leavers == frozenset()
+
+
 def test_par_bam_counts_only_in_a_completed_game() -> None:
     assert outcome_of(result(par_bam=True), game_id="x", code=None, match=None, at=1).par_bam
     closed = result(status="closed", winner_team=None, par_bam=True)

@@ -153,6 +153,34 @@ def test_a_game_everyone_left_pauses_but_its_grace_periods_run_on(clock: Clock) 
     assert table.status == "lobby" and table.next_deadline() is None
 
 
+def test_a_cancelled_game_names_everyone_still_away_after_their_warning(clock: Clock) -> None:
+    """Both gone: the game is cancelled at Bob's grace end (he abandoned it), and Ann, warned
+    too and still away then, stayed away until the cancellation as well (``absent``): for the
+    accounts she is no less a leaver than Bob (docs/accounts.md, "Leavers")."""
+    table = _two_humans(clock)
+    table.disconnect("bob", clock.now)
+    clock.advance(20)
+    table.disconnect("ann", clock.now)
+    results = []
+    while not results:
+        results = table.advance(clock.advance(1)).results
+    assert results[0].abandoned == "bob" and results[0].absent == ("ann",)
+    assert results[0].to_dict()["absent"] == ["ann"]
+
+
+def test_a_player_not_yet_warned_is_not_absent_from_a_cancelled_game(clock: Clock) -> None:
+    """Ann left only after Bob's warning: not warned yet when his grace ended, she is not
+    named (a page reloaded at that moment is no leave)."""
+    table = _two_humans(clock)
+    table.disconnect("bob", clock.now)
+    clock.advance(150)
+    table.disconnect("ann", clock.now)
+    results = []
+    while not results:
+        results = table.advance(clock.advance(1)).results
+    assert results[0].abandoned == "bob" and results[0].absent == ()
+
+
 def test_a_restored_game_everyone_left_keeps_its_grace_periods_and_who_left_first(
     clock: Clock,
 ) -> None:

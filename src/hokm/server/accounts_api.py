@@ -357,7 +357,9 @@ def outcome_of(
     A game is quick when its room was made by the quick match and it is the room's first game;
     it is rated when the match was among four humans who are still the game's four players.
     In a quick game, the player whose absence got the game cancelled counts as a leaver too
-    (closing the page must not be a way around the loss).
+    (closing the page must not be a way around the loss), and so does every other player
+    still away then after their own grace warning (``GameResult.absent``): they stayed away
+    until the cancellation as well, and are not rated as its winners.
     """
     players = list(result.players)
     for player, seat in result.left:
@@ -367,8 +369,8 @@ def outcome_of(
     quick = match is not None and result.game == 1
     humans = {p for p in seats if p is not None}
     leavers = {p for p, _ in result.left}
-    if quick and result.abandoned in humans:
-        leavers.add(result.abandoned)
+    if quick:  # every player still away at the cancellation, warned, stayed away until it
+        leavers |= {p for p in (result.abandoned, *result.absent) if p in humans}
     rated = bool(quick and match is not None and match.rated and humans == set(match.humans))
     completed = result.status == "completed"
     return GameOutcome(

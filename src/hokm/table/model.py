@@ -178,7 +178,9 @@ class GameResult:
     past the grace periods) or ``closed`` (the owner closed it before the end).
     ``players``: the player id on each seat at the end (None for a bot), ``bots`` the bot level
     on each seat (None for a human). ``left``: players who deliberately left during the game
-    (each gets a loss), with their seat. ``abandoned``: the player whose absence cancelled it.
+    (each gets a loss), with their seat. ``abandoned``: the player whose absence cancelled it;
+    ``absent``: the other players still away then whose own grace warning had been given (they
+    stayed away until the cancellation too).
     ``results``: the result kind of each finished hand (``normal``, ``kot``, ``hakem_kot``,
     ``bam``, ``par_bam``, ``failed_bam``); ``par_bam`` is True if the game was won by a par-bam.
     ``hinted``: players who asked for a hint during the game (a win earns them no points).
@@ -196,6 +198,7 @@ class GameResult:
     left: tuple[tuple[str, int], ...]
     abandoned: str | None = None
     hinted: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -211,6 +214,7 @@ class GameResult:
             "left": [[p, s] for p, s in self.left],
             "abandoned": self.abandoned,
             "hinted": list(self.hinted),
+            "absent": list(self.absent),
         }
 
     @classmethod
@@ -230,6 +234,7 @@ class GameResult:
             left=tuple((str(x), int(y)) for x, y in data["left"]),
             abandoned=data.get("abandoned"),
             hinted=tuple(str(p) for p in data.get("hinted", ())),
+            absent=tuple(str(p) for p in data.get("absent", ())),
         )
 
 

@@ -959,7 +959,13 @@ class Table:
         elif deadline.kind == "return":  # not back after the restart: a bot stands in now
             self.returning.discard(deadline.player or "")
         elif deadline.kind == "grace_cancel":
-            self._end_game("cancelled", now, abandoned=deadline.player)
+            # Others warned and still away stayed away until the cancellation as well.
+            absent = tuple(
+                d.player
+                for k, d in sorted(self.deadlines.items(), key=lambda kd: kd[1].seat or 0)
+                if k.startswith("grace_cancel:") and d.player not in (None, deadline.player)
+            )
+            self._end_game("cancelled", now, abandoned=deadline.player, absent=absent)
             self._set_status("lobby")
             self.game = None
             # Their seat is freed, and any other absent player's: the others fill them (a
@@ -1007,7 +1013,14 @@ class Table:
         if turn is not None:
             self._emit("turn", {k: v for k, v in turn.items()})
 
-    def _end_game(self, status: str, now: float, *, abandoned: str | None = None) -> None:
+    def _end_game(
+        self,
+        status: str,
+        now: float,
+        *,
+        abandoned: str | None = None,
+        absent: tuple[str | None, ...] = (),
+    ) -> None:
         game = self.game
         assert game is not None
         results = tuple(r.result for r in game.hand_results)
@@ -1027,6 +1040,7 @@ class Table:
             left=tuple(self.left_this_game),
             abandoned=abandoned,
             hinted=tuple(self.hinted),
+            absent=tuple(p for p in absent if p is not None),
         )
         names: list[str | None] = [
             self.members[p].name if p is not None and p in self.members else None for p in players

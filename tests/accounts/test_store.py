@@ -11,7 +11,8 @@ import sqlalchemy as sa
 
 from hokm.accounts.errors import InvalidInputError, UsernameTakenError
 from hokm.accounts.store import BOARD_TTL, AccountStore, GameOutcome
-from hokm.storage import GameSummary, PlayerRow, RoomRow
+from hokm.storage import GameSummary, PlayerRow, RoomRow, SqlStorage
+from tests.accounts.conftest import PG_URL
 
 MONDAY = int(datetime(2026, 11, 23, tzinfo=UTC).timestamp() * 1000)
 DAY = 86_400_000
@@ -100,6 +101,37 @@ async def _waits_for_a_lock(store: AccountStore) -> None:
             if found:
                 return
             await asyncio.sleep(0.01)
+
+
+async def test_two_processes_recording_games_of_one_player_at_once_lose_nothing(
+    pg_store: AccountStore,
+) -> None:
+    """Two processes (a cluster) each record a rated game of the same player at the same
+    moment: both games count, in full. Each used to read the player's rating before the other
+    had written it (the later write overwrote the earlier game's change), and both inserted a
+    new player's first rating or stats row, the loser's whole game then taken for "recorded
+    already" and dropped (PostgreSQL: SQLite has one writer at a time)."""
+    storage = SqlStorage(PG_URL, prefix=pg_store.storage.prefix)
+    await storage.start()
+    other = AccountStore(storage)
+    await other.start()
+    try:
+        games = 8
+        for pid in ["p"] + [f"{x}{i}" for x in "abcdef" for i in range(games)]:
+            await pg_store.storage.save_player(PlayerRow(pid, pid))
+        for i in range(games):
+            one = GameOutcome(f"X{i}", ("p", f"a{i}", f"b{i}", f"c{i}"), 0, quick=True, rated=True)
+            two = GameOutcome(f"Y{i}", ("p", f"d{i}", f"e{i}", f"f{i}"), 1, quick=True, rated=True)
+            assert await asyncio.gather(pg_store.record_game(one), other.record_game(two)) == [
+                True,
+                True,
+            ]
+        assert (await pg_store.ratings(["p"]))["p"].games == 2 * games
+        stats = await pg_store.stats("p")
+        assert (stats["games_played"], stats["games_won"]) == (2 * games, games)
+        assert len(await pg_store.recent_games("p", limit=100)) == 2 * games
+    finally:
+        await storage.close()
 
 
 async def test_a_game_recorded_while_another_process_deletes_the_account_keeps_nothing(

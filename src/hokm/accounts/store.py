@@ -534,6 +534,7 @@ class AccountStore:
         at = outcome.finished_at or now_ms()
 
         def write(conn: sa.Connection) -> bool:
+            self._hold_players(conn, [p for p in outcome.players if p is not None])
             rec = self.t.recorded
             seen = conn.execute(sa.select(rec.c.game_id).where(rec.c.game_id == outcome.game_id))
             if seen.first() is not None:
@@ -556,6 +557,17 @@ class AccountStore:
         if recorded:
             self._boards.clear()  # (points, ratings and history changed)
         return recorded
+
+    def _hold_players(self, conn: sa.Connection, ids: list[str]) -> None:
+        """Hold these players' rows to the end of the transaction (``FOR UPDATE`` on
+        PostgreSQL, in id order so that two holders never wait for each other): two processes
+        recording games of one player at once take turns. Else each read the rating the other
+        was about to change (the later write undid the earlier game's update), and both
+        inserted a new player's first rating or stats row (the loser's whole game was then
+        taken for recorded already). SQLite has one writer at a time anyway."""
+        p = self.players
+        query = sa.select(p.c.id).where(p.c.id.in_(sorted(set(ids)))).order_by(p.c.id)
+        conn.execute(query.with_for_update()).all()
 
     def _apply_ratings(self, conn: sa.Connection, outcome: GameOutcome, at: int) -> dict[str, Any]:
         r = self.t.ratings

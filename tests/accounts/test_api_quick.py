@@ -204,6 +204,50 @@ async def test_closing_a_quick_game_counts_as_leaving_for_the_owner(live: Live) 
         await client.close()
 
 
+async def test_the_owner_who_closed_a_quick_game_is_its_leaver_when_caught_up_too(
+    live: Live,
+) -> None:
+    """The room's creator left (the room passed to another player), who then closed the game;
+    recording it failed, and the catch-up recorded it later. The player who closed it is the
+    leaver there too, as when it is recorded at once: not the creator (the room's stored
+    owner), which left the closer rated as a winner (``opponent_left``)."""
+    people, match = await _match_four(live, "reown")
+    seats = [s["seat"] for s in match["statuses"]]
+    clients = await _seated(live, people, match["code"])
+    creator = seats.index(0)
+    await clients[creator].command("leave")
+    await clients[creator].close()
+    others = [i for i in range(4) if i != creator]
+    changed = await clients[others[0]].wait_event("owner_changed")
+    ids = [await _pid(p) for p in people]
+    closer = ids.index(changed["event"]["owner"])
+    real = live.store.record_game
+    failed: list[str] = []
+
+    async def failing(outcome: Any) -> bool:
+        failed.append(outcome.game_id)
+        raise RuntimeError("the database is away")
+
+    live.store.record_game = failing  # type: ignore[method-assign]
+    try:
+        await clients[closer].command("close_game")
+        await asyncio.gather(*(clients[i].wait_for(game_over) for i in others))
+        for _ in range(50):
+            if failed:
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        live.store.record_game = real  # type: ignore[method-assign]
+    assert failed == [f"{match['code']}-1"]
+    assert await live.accounts.catch_up() >= 1
+    profiles = [await _profile(p) for p in people]
+    assert profiles[creator]["recent_games"][0]["result"] == "left"
+    assert profiles[closer]["recent_games"][0]["result"] == "left"
+    assert profiles[closer]["mu"] < 25
+    for i in others:
+        await clients[i].close()
+
+
 async def test_bots_are_offered_after_the_wait_and_that_game_is_unrated(live: Live) -> None:
     """A lone player may take bots after 60 s; the game counts for points, not for rating."""
     (http,) = await _accounts(live, "lonely", 1)

@@ -450,20 +450,23 @@ class AccountsState:
     ) -> bool:
         """Record a finished/cancelled/closed game: history, stats, points and rating, once.
 
-        In a quick game, closing the game early counts as leaving for the owner who closed it.
+        In a quick game, closing the game early counts as leaving for the owner who closed it
+        (the result names them; ``owner``, the room's owner when it is reported, stands in for
+        results stored before it did: a catch-up's is the room's creator).
         """
         match = None
         if code is not None:
             match = self.quick.games.get(code) or await self.service.store.quick_match(code)
+        closer = result.closed_by or owner
         if (
             match is not None
             and result.game == 1  # the matched game; later ones are a private room's
             and result.status == "closed"
-            and owner in match.humans
+            and closer in match.humans
         ):
-            seat = list(result.players).index(owner) if owner in result.players else None
+            seat = list(result.players).index(closer) if closer in result.players else None
             if seat is not None:
-                result = replace(result, left=(*result.left, (owner, seat)))
+                result = replace(result, left=(*result.left, (closer, seat)))
         at = _now_ms() if at is None else at
         outcome = outcome_of(result, game_id=game_id, code=code, match=match, at=at)
         try:

@@ -371,7 +371,7 @@ def cmd_continue_game(table: Table, player: str, cmd: Command, now: float) -> No
 def cmd_close_game(table: Table, player: str, cmd: Command, now: float) -> None:
     require_owner(table, player, "close the game")
     if table._status == "playing":
-        table._end_game("closed", now)
+        table._end_game("closed", now, closed_by=player)
     elif table._status == "lobby":
         raise TableError("wrong_status", "there is no game to close")
     table._set_status("lobby")

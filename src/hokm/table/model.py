@@ -180,7 +180,7 @@ class GameResult:
     on each seat (None for a human). ``left``: players who deliberately left during the game
     (each gets a loss), with their seat. ``abandoned``: the player whose absence cancelled it;
     ``absent``: the other players still away then whose own grace warning had been given (they
-    stayed away until the cancellation too).
+    stayed away until the cancellation too). ``closed_by``: the owner who closed it.
     ``results``: the result kind of each finished hand (``normal``, ``kot``, ``hakem_kot``,
     ``bam``, ``par_bam``, ``failed_bam``); ``par_bam`` is True if the game was won by a par-bam.
     ``hinted``: players who asked for a hint during the game (a win earns them no points).
@@ -199,6 +199,7 @@ class GameResult:
     abandoned: str | None = None
     hinted: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
+    closed_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -215,6 +216,7 @@ class GameResult:
             "abandoned": self.abandoned,
             "hinted": list(self.hinted),
             "absent": list(self.absent),
+            "closed_by": self.closed_by,
         }
 
     @classmethod
@@ -235,6 +237,7 @@ class GameResult:
             abandoned=data.get("abandoned"),
             hinted=tuple(str(p) for p in data.get("hinted", ())),
             absent=tuple(str(p) for p in data.get("absent", ())),
+            closed_by=data.get("closed_by"),
         )
 
 

@@ -1020,6 +1020,7 @@ class Table:
         *,
         abandoned: str | None = None,
         absent: tuple[str | None, ...] = (),
+        closed_by: str | None = None,
     ) -> None:
         game = self.game
         assert game is not None
@@ -1041,6 +1042,7 @@ class Table:
             abandoned=abandoned,
             hinted=tuple(self.hinted),
             absent=tuple(p for p in absent if p is not None),
+            closed_by=closed_by,
         )
         names: list[str | None] = [
             self.members[p].name if p is not None and p in self.members else None for p in players

@@ -180,7 +180,28 @@ def test_one_person_plays_a_whole_game_against_three_bots(new_page: Callable[...
     page.wait_for_selector("#verify-result li")
     items = page.locator("#verify-result li").all_inner_texts()
     assert items and all("✔" in item for item in items)
+    # Checked against what this browser was sent before each deal, not against the record's
+    # own hash of its seed (which always matched).
+    states = page.locator("#verify-result li").evaluate_all("els => els.map(e => e.dataset.state)")
+    assert states == ["ok"] * len(items), states
     shot(page, "phone-replay")
+    # A browser that was not at the table cannot vouch for the seeds; one sent another
+    # commitment before the first deal says the seed does not match it.
+    other = new_page(viewport=PHONE)
+    other.goto(page.url)
+    other.click("#verify")
+    other.wait_for_selector("#verify-result li")
+    unseen = other.locator("#verify-result li").evaluate_all("es => es.map(e => e.dataset.state)")
+    assert unseen == ["unseen"] * len(items), unseen
+    assert "✔" not in other.inner_text("#verify-result")
+    other.evaluate(
+        """(id) => localStorage.setItem('hokm.commitments', JSON.stringify(
+            {order: [id], games: {[id]: {0: ['00'.repeat(32)]}}}))""",
+        page.url.split("/game/")[1].split("/")[0],
+    )
+    other.click("#verify")
+    other.wait_for_selector("#verify-result li[data-state=bad_commitment]")
+    assert "ناسازگار" in other.inner_text("#verify-result li >> nth=0")
 
     # The analysis: every seat's mistakes in Persian, each hand's count on its button, and
     # a mistake's button that shows its trick with the card outlined.
@@ -510,6 +531,35 @@ _SNAPSHOT_AFTER_A_HAND = """async () => {
     kept.applySnapshot(snapshot({ phase: 'trump', hand_number: 3, last_result: last }));
     return [fresh.handResult && fresh.handResult.hand, first.handResult, kept.handResult.result];
 }"""
+
+
+_COMMITMENTS_KEPT = """async () => {
+    const { RoomStore } = await import('/js/store.js');
+    const { seenCommitments } = await import('/js/seen.js');
+    localStorage.removeItem('hokm.commitments');
+    const snap = (phase, commitment) => ({ version: 5, commitment,
+      table: { status: 'playing', game_number: 2, game: { phase, hand_number: 1 } } });
+    const during = new RoomStore('abcdef');
+    during.applySnapshot(snap('play', 'c1'));
+    const between = new RoomStore('ABCDEF');
+    between.applySnapshot(snap('deal', 'c9'));  // the seed may be out: not evidence
+    const live = new RoomStore('ABCDEF');
+    live.applySnapshot(snap('trump', null));
+    const dealt = { kind: 'deal_committed', hand: 2, commitment: 'c2' };
+    live.applyEvents([{ version: 6, event: dealt }]);
+    return [seenCommitments('ABCDEF-2', 1), seenCommitments('abcdef-2', 2)];
+}"""
+
+
+def test_the_commitments_a_page_receives_are_kept_for_the_replays_check(
+    new_page: Callable[..., Page],
+) -> None:
+    """A deal's commitment is kept when it comes (deal_committed) or when a page (re)loads
+    while its hand is on, not from a snapshot between hands (its seed may be out by then)."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#practice")
+    assert page.evaluate(_COMMITMENTS_KEPT) == [["c1"], ["c2"]]
 
 
 def test_a_page_loaded_while_the_last_hands_result_is_up_shows_it_again(

@@ -1,4 +1,5 @@
 import { num, t } from "./i18n.js";
+import { rememberCommitment } from "./seen.js";
 
 // The client's copy of one room: built from `snapshot`, kept current with `event` frames.
 // The rules are never re-implemented here: the legal actions and the hand come from the
@@ -84,6 +85,11 @@ export class RoomStore {
     // in the pause between hands lost it (the banner itself decides whether it is still up).
     const last = this.table?.game?.last_result;
     if (this.handResult === null && last && typeof last.hand === "number") this.handResult = last;
+    // A deal's commitment, if the page (re)loaded while its hand is on: its seed is not out yet.
+    const game = this.table?.game;
+    if (msg.commitment && game && ["trump", "play", "bam"].includes(game.phase)) {
+      rememberCommitment(this.code, this.table.game_number, game.hand_number, msg.commitment);
+    }
   }
 
   /** Apply a batch of {version, event, game?, you?} (frames `event` or `events`). */
@@ -178,6 +184,7 @@ export class RoomStore {
         return null;
       case "deal_committed":
         table.seed_commitment = ev.commitment;
+        rememberCommitment(this.code, table.game_number, ev.hand, ev.commitment); // (seen.js)
         return null;
       case "rules_changed":
       case "rules_set":

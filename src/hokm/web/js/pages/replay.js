@@ -8,6 +8,17 @@ import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
 import { crown } from "../icons.js";
+import { seenCommitments } from "../seen.js";
+
+const VERIFY_MARK = { ok: "✔ ", bad_cards: "✘ ", bad_commitment: "✘ ", unseen: "", unavailable: "" };
+
+/** The SHA-256 of ``text`` in hex, worked out in this browser (null where the page is not a
+ * secure context, plain http to another machine: the server's hash is used there). */
+async function sha256(text) {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export async function render(main, [gameId, analysisRoute]) {
   const s = { record: null, hands: [], hand: 0, trick: 0, verify: null, analysis: null, error: null, alive: true };
@@ -52,24 +63,37 @@ export async function render(main, [gameId, analysisRoute]) {
     draw();
   }
 
+  /** Each hand's shuffle: were its cards dealt from its seed (the server re-derives the deal,
+   * as ``hokm verify`` does), and was that seed fixed before the deal: its SHA-256 is a
+   * commitment this browser received at the table before the cards (seen.js). A record's own
+   * commitment is the hash of its own seed, so only a commitment received beforehand shows
+   * the deal was not chosen afterwards; a browser that was not at the table says so. */
   async function verify() {
     try {
-      const shuffle = await api(`/api/games/${encodeURIComponent(gameId)}/shuffle`);
-      const recHands = s.record?.hands || [];
-      s.verify = await Promise.all(
-        (shuffle.hands || []).map(async (hd, i) => {
-          if (!hd.seed) return { hand: hd.hand ?? i, ok: null };
-          const body = { seed: hd.seed, seed_commitment: hd.seed_commitment, hakem: hd.hakem };
-          if (recHands[i]?.cards) body.cards = recHands[i].cards;
-          const r = await api("/api/verify", { method: "POST", body });
-          return { hand: hd.hand ?? i, ok: Boolean(r.ok), commitment: hd.seed_commitment };
-        }),
-      );
+      s.verify = await Promise.all((s.record?.hands || []).map((hand, i) => verifyHand(hand, i)));
     } catch (err) {
       toast(refusal(err), "error");
       s.verify = [];
     }
     draw();
+  }
+
+  async function verifyHand(hand, i) {
+    const deals = [...(Array.isArray(hand.redeals) ? hand.redeals : []), hand];
+    if (!deals.every((d) => typeof d.seed === "string" && d.seed)) return { hand: i, state: "unavailable" };
+    const seen = seenCommitments(gameId, i);
+    const checks = await Promise.all(
+      deals.map(async (d) => {
+        const body = { seed: d.seed, hakem: hand.hakem };
+        if (Array.isArray(d.cards)) body.cards = d.cards;
+        const r = await api("/api/verify", { method: "POST", body });
+        return { cards: r.cards_ok !== false, hash: (await sha256(d.seed)) ?? r.seed_commitment };
+      }),
+    );
+    const played = checks[checks.length - 1];
+    if (!checks.every((c) => c.cards)) return { hand: i, state: "bad_cards" };
+    if (!seen.length) return { hand: i, state: "unseen" };
+    return { hand: i, state: seen.includes(played.hash) ? "ok" : "bad_commitment" };
   }
 
   async function analyse() {
@@ -297,7 +321,7 @@ export async function render(main, [gameId, analysisRoute]) {
                   ? h(
                       "ul#verify-result",
                       { role: "status" },
-                      s.verify.map((v) => h("li", {}, t("hand_n", { n: v.hand + 1 }), ": ", v.ok === null ? t("verify_unavailable") : v.ok ? `✔ ${t("verify_ok")}` : `✘ ${t("verify_bad")}`)),
+                      s.verify.map((v) => h("li", { dataset: { state: v.state } }, t("hand_n", { n: v.hand + 1 }), ": ", VERIFY_MARK[v.state], t(`verify_${v.state}`))),
                     )
                   : null,
               ),

@@ -10,7 +10,15 @@ import { refusal } from "../common.js";
 import { crown } from "../icons.js";
 import { seenCommitments } from "../seen.js";
 
-const VERIFY_MARK = { ok: "✔ ", bad_cards: "✘ ", bad_commitment: "✘ ", unseen: "", unavailable: "" };
+/** "Hand 3", "Hands 1, 2 and 4", or "All 4 hands" (``hands``: their numbers as shown). */
+function handsText(hands, total) {
+  if (hands.length === 1) return t("hand_n", { n: hands[0] });
+  if (hands.length === total) return t("all_hands", { n: total });
+  return t("hands_n", { n: `${hands.slice(0, -1).join(t("list_sep"))}${t("and")}${hands[hands.length - 1]}` });
+}
+
+// (in the order said: a mismatch first)
+const VERIFY_MARK = { bad_cards: "✘ ", bad_commitment: "✘ ", ok: "✔ ", unseen: "", unavailable: "" };
 
 /** The SHA-256 of ``text`` in hex, worked out in this browser (null where the page is not a
  * secure context, plain http to another machine: the server's hash is used there). */
@@ -321,7 +329,11 @@ export async function render(main, [gameId, analysisRoute]) {
                   ? h(
                       "ul#verify-result",
                       { role: "status" },
-                      s.verify.map((v) => h("li", { dataset: { state: v.state } }, t("hand_n", { n: v.hand + 1 }), ": ", VERIFY_MARK[v.state], t(`verify_${v.state}`))),
+                      // one line per outcome, naming its hands (the same sentence four times was a wall)
+                      Object.keys(VERIFY_MARK)
+                        .map((state) => [state, s.verify.filter((v) => v.state === state).map((v) => num(v.hand + 1))])
+                        .filter(([, hands]) => hands.length)
+                        .map(([state, hands]) => h("li", { dataset: { state, hands: hands.length } }, handsText(hands, s.verify.length), ": ", VERIFY_MARK[state], t(`verify_${state}`))),
                     )
                   : null,
               ),

@@ -117,9 +117,17 @@ async def test_players_are_idle_again_once_their_quick_game_is_over(live: Live) 
     ids = [await _pid(p) for p in people]
     clients = await _seated(live, people, code)
     assert {(await p.get("/api/quick/status")).json()["state"] for p in people} == {"matched"}
+    # Seated in a game in progress, a player cannot wait for another quick game (two rated
+    # games at once, a bot playing one); they are told which game is theirs.
+    again = await people[0].post("/api/quick/join")
+    assert again.status_code == 409 and again.json()["code"] == "in_game", again.text
+    assert code in again.json()["message_fa"]
+    assert (await people[0].get("/api/quick/status")).json()["state"] == "matched"
     await _play_out(clients)
     assert game_result(clients[0]).status == "completed"
     assert [(await p.get("/api/quick/status")).json() for p in people] == [{"state": "idle"}] * 4
+    assert (await people[0].post("/api/quick/join")).json()["state"] == "waiting"  # over: free
+    await people[0].post("/api/quick/leave")
     quick = live.accounts.quick
     assert not set(ids) & set(quick.matched) and code not in quick.games
     for client in clients:

@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = [
     "AccountError",
     "AlreadyQueuedError",
+    "InGameError",
     "InvalidCredentialsError",
     "InvalidInputError",
     "NotAuthenticatedError",
@@ -86,6 +87,22 @@ class RateLimitedError(AccountError):
 class AlreadyQueuedError(AccountError):
     status = 409
     code = "already_queued"
+
+
+class InGameError(AccountError):
+    """A quick game asked for by a player seated in a game in progress (they would be in two
+    games at once, a bot playing one of them)."""
+
+    status = 409
+    code = "in_game"
+
+    def __init__(self, room: str) -> None:
+        self.room = room
+        super().__init__(
+            f"you hold a seat in a game in progress (room {room}): finish it or leave it first",
+            message_fa=f"شما در بازیِ در جریانِ اتاق {room} نشسته‌اید؛ "
+            "اول آن را تمام کنید یا «ترک بازی» را بزنید",
+        )
 
 
 class NotQueuedError(AccountError):

@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 from hokm.accounts.errors import (
     AccountError,
     AlreadyQueuedError,
+    InGameError,
     InvalidInputError,
     NotAuthenticatedError,
     NotFoundError,
@@ -865,6 +866,11 @@ async def quick_join(request: Request) -> Response:
     """Wait for a quick game (platform-a rules) against players of a similar rating."""
     identity = await _account(request)
     await _body(request)
+    # Not while seated in a game in progress: they would be in two games, a bot playing one
+    # (and two rated games of one player at once).
+    playing = await request.app.state.hokm.playing_rooms(identity.id)
+    if playing:
+        raise InGameError(playing[0])
     return JSONResponse(await _accounts(request).quick.join(identity))
 
 

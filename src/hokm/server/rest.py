@@ -6,7 +6,6 @@ Persian message) and changes nothing. See ``docs/protocol.md`` §2.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 import typing
@@ -175,18 +174,7 @@ async def get_session(request: Request) -> Response:
     it knows whether the caller is anyone (``/api/me`` answers 401 then)."""
     state = _state(request)
     identity = await identify(request)
-    playing: list[str] = []
-    if identity is not None:
-        codes = set(state.rooms.actors)
-        with contextlib.suppress(Exception):  # storage down: the loaded rooms still answer
-            codes.update(await state.storage.seated_rooms(identity.id))
-        for code in sorted(codes):
-            try:
-                room = await state.rooms.get(code)
-                if room is not None and await room.seated(identity.id):
-                    playing.append(code)
-            except Exception:  # a room that cannot be loaded is no way back
-                continue
+    playing = [] if identity is None else await state.playing_rooms(identity.id)
     return JSONResponse(
         {
             "player": identity.to_dict() if identity is not None else None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections import OrderedDict
 from collections.abc import Callable
@@ -132,6 +133,23 @@ class ServerState:
         other processes' at their next check."""
         for event in self.session_watchers.get(player, ()):
             event.set()
+
+    async def playing_rooms(self, player: str) -> list[str]:
+        """The rooms where ``player`` holds a seat in a game in progress: those loaded now, and
+        those stored so when they were unloaded (each loaded to check it; with storage down,
+        the loaded rooms still answer)."""
+        codes = set(self.rooms.actors)
+        with contextlib.suppress(Exception):
+            codes.update(await self.storage.seated_rooms(player))
+        playing: list[str] = []
+        for code in sorted(codes):
+            try:
+                room = await self.rooms.get(code)
+                if room is not None and await room.seated(player):
+                    playing.append(code)
+            except Exception:  # a room that cannot be loaded is no game to go back to
+                continue
+        return playing
 
     def share_limits(self, shared: Callable[[str, AddressLimits], Limits]) -> None:
         """Put the per-address limits where every process keeps them (``shared(name, local)``,

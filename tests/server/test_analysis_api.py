@@ -51,6 +51,9 @@ async def test_the_analysis_is_computed_once_kept_limited_and_capped(
             assert [a.status_code for a in answers] == [200, 200, 200]
             assert answers[0].json() == answers[1].json() == answers[2].json()
             assert answers[0].json() == {"game_id": game_id, **analyse(record).to_dict()}
+            # A game's id typed in lower case finds it, as a room's code does.
+            lower = await http.get(f"/api/games/{game_id.lower()}/record")
+            assert lower.status_code == 200 and lower.json() == record
             assert len(computed) == 1
             # Kept: asked again (even from an address with no token left), not computed.
             again = await http.get(path, headers=first)

@@ -257,7 +257,8 @@ async def get_room_games(request: Request) -> Response:
 
 
 async def _game(request: Request) -> tuple[Any, dict[str, Any]]:
-    game_id = request.path_params["game_id"]
+    # As room codes are: whatever the case a person typed it in (codes are upper case).
+    game_id = request.path_params["game_id"].upper()
     found = await _state(request).storage.get_game(game_id) if len(game_id) <= 40 else None
     if found is None:
         raise _Refusal(

@@ -55,6 +55,12 @@ async def test_accounts_are_found_by_part_of_a_username_or_name(store: AccountSt
     assert [a["username"] for a in await store.find_accounts("a_")] == ["Sara_K"]
     assert await store.find_accounts("%") == []
     assert len(await store.find_accounts("", limit=1)) == 1
+    # A display name written with a zero-width non-joiner is found by its words typed with a
+    # space, or none (an operator rarely types the joiner).
+    await store.create_account(username="newbie", password_hash="h", name="تازه\u200cکار")
+    for typed in ("تازه کار", "تازه\u200cکار", " تازه  کار "):
+        assert [a["username"] for a in await store.find_accounts(typed)] == ["newbie"], typed
+    assert await store.find_accounts("کار تازه") == []  # the words in their order
 
 
 async def test_a_deleted_account_leaves_nothing_but_a_nameless_id(store: AccountStore) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 import secrets
 import time
 import unicodedata
@@ -360,7 +361,7 @@ class AccountStore:
                 sa.or_(
                     a.c.username.ilike(_like(search), escape="\\"),
                     a.c.username_key.like(_like(username_key(search)), escape="\\"),
-                    p.c.name.ilike(_like(search), escape="\\"),
+                    p.c.name.ilike(_like_words(search), escape="\\"),
                 )
             )
         async with self.storage.engine.connect() as conn:
@@ -935,10 +936,21 @@ class _Kept:
         self.generation += 1
 
 
+def _like_words(text: str) -> str:
+    """A LIKE pattern for "holds these words, in this order": a space or a zero-width
+    non-joiner between them matches either or nothing, as Persian names are written both ways
+    («تازه‌کار», «تازه کار», «تازهکار»)."""
+    words = [w for w in re.split(r"[\s\u200c]+", text) if w]
+    return f"%{'%'.join(map(_escaped, words))}%" if words else _like(text)
+
+
 def _like(text: str) -> str:
     """A LIKE pattern for "holds ``text``" (its own ``%``, ``_`` and ``\\`` taken as they are)."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    return f"%{_escaped(text)}%"
+
+
+def _escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _rating_change(text: str | None, player_id: str) -> list[int] | None:

@@ -208,6 +208,22 @@ async def test_health_says_when_the_database_does_not_answer(tmp_path: Path) -> 
         assert (await http.get("/api/health?ready=1")).status_code == 200  # it answers again
 
 
+async def test_every_response_carries_the_security_headers(server: str) -> None:
+    """A strict policy on every HTTP answer (API too); the WebSocket's own host is named for
+    browsers whose 'self' does not cover ws:/wss:, and a forged Host header names nothing."""
+    async with httpx.AsyncClient(base_url=server) as http:
+        answer = await http.get("/api/health", headers={"Host": "hokm.example:8443"})
+        policy = answer.headers["content-security-policy"]
+        assert "connect-src 'self' ws://hokm.example:8443 wss://hokm.example:8443;" in policy
+        assert "frame-ancestors 'none'" in policy and "object-src 'none'" in policy
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["referrer-policy"] == "same-origin"
+        forged = await http.get("/api/health", headers={"Host": "x.example; script-src *"})
+        assert "connect-src 'self';" in forged.headers["content-security-policy"]
+        assert "script-src *" not in forged.headers["content-security-policy"]
+
+
 async def test_verify_rederives_the_deal(server: str) -> None:
     """POST /api/verify checks a seed against its commitment and the dealt cards."""
     deal = Deal.from_seed("abc", Seat(2))

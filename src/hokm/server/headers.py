@@ -5,7 +5,8 @@ headers say so to the browser, so that an injected script, a framing page or a s
 type gets nowhere:
 
 * ``Content-Security-Policy``: scripts, styles, images and connections from this origin only
-  (``'self'`` covers the same host's ``ws:``/``wss:`` in CSP 3), the one inline script of
+  (the WebSocket's ``ws:``/``wss:`` on the request's own host named too: ``'self'`` covers
+  them in CSP 3, but not in browsers before it, Safari before 15.4), the one inline script of
   ``index.html`` (the theme before the first paint) allowed by its hash, ``style`` attributes
   allowed (the advisor's bars; no player's text goes into one), no plugins, no ``<base>``, and
   no framing (``frame-ancestors 'none'``: a page that frames the table cannot trick a click
@@ -37,8 +38,14 @@ def inline_script_hashes(index_html: str) -> list[str]:
     ]
 
 
-def content_security_policy(script_hashes: list[str]) -> str:
+# A Host header fit to be named in a policy: a name or an IPv4 address, or an IPv6 one in
+# brackets, with a port; anything else (a forged header) gets 'self' alone.
+_HOST = re.compile(r"^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$")
+
+
+def content_security_policy(script_hashes: list[str], host: str | None = None) -> str:
     scripts = " ".join(["'self'", *script_hashes])
+    connect = "'self'" if host is None else f"'self' ws://{host} wss://{host}"
     return "; ".join(
         [
             "default-src 'self'",
@@ -46,7 +53,7 @@ def content_security_policy(script_hashes: list[str]) -> str:
             "style-src 'self'",
             "style-src-attr 'unsafe-inline'",
             "img-src 'self'",
-            "connect-src 'self'",
+            f"connect-src {connect}",
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
@@ -65,22 +72,37 @@ class SecurityHeaders:
             hashes = inline_script_hashes(index.read_text(encoding="utf-8"))
         except OSError:  # no web client here (an API-only server, a test): no inline script
             hashes = []
+        self.hashes = hashes
         self.headers: list[tuple[bytes, bytes]] = [
-            (b"content-security-policy", content_security_policy(hashes).encode()),
             (b"x-frame-options", b"DENY"),
             (b"x-content-type-options", b"nosniff"),
             (b"referrer-policy", b"same-origin"),
         ]
+        self._policies: dict[str, bytes] = {}  # per Host header (a server has a few names)
+
+    def _policy(self, scope: Scope) -> bytes:
+        host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
+        if not _HOST.match(host):
+            host = ""
+        policy = self._policies.get(host)
+        if policy is None:
+            if len(self._policies) > 64:  # (forged names: forget them, do not grow)
+                self._policies.clear()
+            policy = content_security_policy(self.hashes, host or None).encode()
+            self._policies[host] = policy
+        return policy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
+        ours = [(b"content-security-policy", self._policy(scope)), *self.headers]
+
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in self.headers if k not in have]
+                extra = [(k, v) for k, v in ours if k not in have]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

@@ -100,7 +100,7 @@ class InGameError(AccountError):
         self.room = room
         super().__init__(
             f"you hold a seat in a game in progress (room {room}): finish it or leave it first",
-            message_fa=f"شما در بازیِ در جریانِ اتاق {room} نشسته‌اید؛ "
+            message_fa=f"شما در اتاق {room} سر یک بازی نیمه‌تمام نشسته‌اید؛ "
             "اول آن را تمام کنید یا «ترک بازی» را بزنید",
         )
 

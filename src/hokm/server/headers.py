@@ -69,8 +69,10 @@ class SecurityHeaders:
         self.app = app
         index = web_dir / "index.html"
         try:
-            hashes = inline_script_hashes(index.read_text(encoding="utf-8"))
-        except OSError:  # no web client here (an API-only server, a test): no inline script
+            # As served: the browser hashes the script's exact text, CRs of CRLF line ends
+            # included (read_text would turn them into LFs, and the hash would not match).
+            hashes = inline_script_hashes(index.read_bytes().decode("utf-8"))
+        except (OSError, UnicodeError):  # no web client here (an API-only server, a test)
             hashes = []
         self.hashes = hashes
         self.headers: list[tuple[bytes, bytes]] = [

@@ -39,3 +39,17 @@ async def test_the_hash_is_of_the_script_as_served_with_its_line_ends(tmp_path: 
     (tmp_path / "index.html").write_bytes(f"<head><script>{crlf}</script></head>".encode())
     policy = (await _client(tmp_path).get("/")).headers["content-security-policy"]
     assert _source(crlf) in policy, policy
+
+
+async def test_the_hash_follows_an_index_made_or_edited_after_the_start(tmp_path: Path) -> None:
+    """The web client's directory may appear after the server starts (it is served once it
+    exists), and index.html may be edited: the policy allows the script that is served now."""
+    client = _client(tmp_path)
+    assert "'sha256-" not in (await client.get("/")).headers["content-security-policy"]
+    index = tmp_path / "index.html"
+    index.write_text(f"<script>{SCRIPT}</script>", encoding="utf-8")
+    assert _source(SCRIPT) in (await client.get("/")).headers["content-security-policy"]
+    edited = SCRIPT + "// edited"
+    index.write_text(f"<script>{edited}</script>", encoding="utf-8")
+    policy = (await client.get("/")).headers["content-security-policy"]
+    assert _source(edited) in policy and _source(SCRIPT) not in policy

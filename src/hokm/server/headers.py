@@ -67,20 +67,39 @@ class SecurityHeaders:
 
     def __init__(self, app: ASGIApp, web_dir: Path) -> None:
         self.app = app
-        index = web_dir / "index.html"
-        try:
-            # As served: the browser hashes the script's exact text, CRs of CRLF line ends
-            # included (read_text would turn them into LFs, and the hash would not match).
-            hashes = inline_script_hashes(index.read_bytes().decode("utf-8"))
-        except (OSError, UnicodeError):  # no web client here (an API-only server, a test)
-            hashes = []
-        self.hashes = hashes
+        self.index = web_dir / "index.html"
+        self._made_from: tuple[int, int] | None = None  # index.html's (mtime, size) then
+        self.hashes: list[str] = []
         self.headers: list[tuple[bytes, bytes]] = [
             (b"x-frame-options", b"DENY"),
             (b"x-content-type-options", b"nosniff"),
             (b"referrer-policy", b"same-origin"),
         ]
         self._policies: dict[str, bytes] = {}  # per Host header (a server has a few names)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """The policy of the index.html served now: the web client's directory may appear
+        after the start (it is served once it exists) and the page may be edited, and a
+        stale hash would block its inline script."""
+        try:
+            stat = self.index.stat()
+        except OSError:  # no web client here (an API-only server, a test): no inline script
+            stat = None
+        made_from = None if stat is None else (stat.st_mtime_ns, stat.st_size)
+        if made_from == self._made_from:
+            return
+        hashes: list[str] = []
+        if made_from is not None:
+            try:
+                # As served: the browser hashes the script's exact text, CRs of CRLF line ends
+                # included (read_text would turn them into LFs, and the hash would not match).
+                hashes = inline_script_hashes(self.index.read_bytes().decode("utf-8"))
+            except (OSError, UnicodeError):
+                hashes = []
+        self._made_from = made_from
+        self.hashes = hashes
+        self._policies.clear()
 
     def _policy(self, scope: Scope) -> bytes:
         host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
@@ -98,7 +117,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-
+        self._refresh()
         ours = [(b"content-security-policy", self._policy(scope)), *self.headers]
 
         async def with_headers(message: Message) -> None:

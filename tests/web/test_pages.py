@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Route
 
+from hokm.engine import Deal, Seat, seed_commitment
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import start_practice, take_turns_until, three_trick_hand
 
@@ -976,3 +978,69 @@ def test_the_replay_names_a_seven_nil_against_the_hakem_a_hakem_kot(
     said = page.locator("#analysis-mistakes li").all_inner_texts()
     assert ": a hakem-kot → a win." in said[0], said
     assert ": a loss → hakem-kot against." in said[1], said
+
+
+_HAND_END_KEPT = """async () => {
+    const { RoomStore } = await import('/js/store.js');
+    const { sawHandEnd } = await import('/js/seen.js');
+    localStorage.removeItem('hokm.commitments');
+    const store = new RoomStore('abcdef');
+    store.applySnapshot({ version: 5, commitment: null,
+      table: { status: 'playing', game_number: 3, game: { phase: 'trump', hand_number: 0 } } });
+    const ended = (version, hand) => ({ version, event: { kind: 'hand_ended', hand } });
+    const dealt = { kind: 'deal_committed', hand: 0, commitment: 'c' };
+    store.applyEvents([{ version: 6, event: dealt }]);
+    store.applyEvents([ended(7, 0), ended(8, 1)]);  // (no commitment of hand 1: not kept)
+    return [sawHandEnd('ABCDEF-3', 0), sawHandEnd('abcdef-3', 1)];
+}"""
+
+
+def test_a_browser_gone_before_a_redealt_hands_played_deal_does_not_cry_mismatch(
+    new_page: Callable[..., Page],
+) -> None:
+    """A spectator saw a hand's first deal committed and closed the page while the hakem
+    asked for a new deal: it has that deal's commitment, not the played one's. The replay's
+    check said «ناسازگار» (the server cheated) of that hand; it cannot vouch for it (unseen).
+    A browser that saw the hand end at the table had the played deal's commitment: its lack
+    there is a mismatch."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    assert page.evaluate(_HAND_END_KEPT) == [True, False]
+    first = Deal.from_seed("redealt", Seat(0))
+    hand = {
+        **three_trick_hand(page, "played"),
+        "seed": "played",
+        "redeals": [
+            {
+                "reason": "weak_five",
+                "cards": [[str(c) for c in h] for h in first.hands],
+                "seed": "redealt",
+            }
+        ],
+    }
+    record = {
+        "players": ["Ana", "Ben", "Cy", "Dee"],
+        "rules": {"hakem_may_redeal_weak_five": True},
+        "hands": [hand],
+        "result": {"status": "closed", "winner_team": None, "score": [0, 0]},
+    }
+    page.route("**/api/games/*/record", lambda route: route.fulfill(json=record))
+
+    def check(hands: dict[str, Any]) -> list[str]:
+        page.evaluate(
+            "(g) => localStorage.setItem('hokm.commitments', "
+            "JSON.stringify({order: ['REDEAL-1'], games: {'REDEAL-1': g}}))",
+            hands,
+        )
+        page.goto("/#/")
+        page.goto("/#/game/redeal-1")
+        page.click("#verify")
+        page.wait_for_selector("#verify-result li")
+        return list(
+            page.locator("#verify-result li").evaluate_all("es => es.map(e => e.dataset.state)")
+        )
+
+    gone = seed_commitment("redealt")
+    assert check({"0": [gone]}) == ["unseen"]
+    assert check({"0": [gone], "ended": [0]}) == ["bad_commitment"]
+    assert check({"0": [gone, seed_commitment("played")]}) == ["ok"]

@@ -1,5 +1,5 @@
 import { num, t } from "./i18n.js";
-import { rememberCommitment } from "./seen.js";
+import { rememberCommitment, rememberHandEnded } from "./seen.js";
 
 // The client's copy of one room: built from `snapshot`, kept current with `event` frames.
 // The rules are never re-implemented here: the legal actions and the hand come from the
@@ -248,6 +248,7 @@ export class RoomStore {
         }
         this.handResult = ev;
         this.timer = null;
+        rememberHandEnded(this.code, table.game_number, ev.hand); // (seen.js: it was there)
         return "game";
       case "game_ended":
         if (game) game.winner_team = ev.winner_team;

@@ -8,7 +8,7 @@ import { api } from "../net.js";
 import { cardEl, cardName, suitName } from "../cards.js";
 import { refusal } from "../common.js";
 import { crown } from "../icons.js";
-import { seenCommitments } from "../seen.js";
+import { sawHandEnd, seenCommitments } from "../seen.js";
 
 /** "Hand 3", "Hands 1, 2 and 4", or "All 4 hands" (``hands``: their numbers as shown). */
 function handsText(hands, total) {
@@ -101,7 +101,13 @@ export async function render(main, [gameId, analysisRoute]) {
     const played = checks[checks.length - 1];
     if (!checks.every((c) => c.cards)) return { hand: i, state: "bad_cards" };
     if (!seen.length) return { hand: i, state: "unseen" };
-    return { hand: i, state: seen.includes(played.hash) ? "ok" : "bad_commitment" };
+    if (seen.includes(played.hash)) return { hand: i, state: "ok" };
+    // Only commitments of deals redealt before the one played, and not here when the hand
+    // ended: this browser left before the played deal (a spectator who closed the page while
+    // the hakem asked for a new deal), which it cannot vouch for; it is no mismatch.
+    const redealt = checks.slice(0, -1).map((c) => c.hash);
+    if (!sawHandEnd(gameId, i) && seen.every((c) => redealt.includes(c))) return { hand: i, state: "unseen" };
+    return { hand: i, state: "bad_commitment" };
   }
 
   async function analyse() {

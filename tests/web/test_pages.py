@@ -843,7 +843,8 @@ def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
     page.wait_for_selector("#replay-next")
     summary = page.inner_text(".replay .panel").replace("\u2068", "").replace("\u2069", "")
     assert "Ben (سپس ربات)، Dee" in summary
-    assert "Ben در هَند ۱ پس از ۶ برگ بازی را ترک کرد" in summary
+    # (the hand's cards, not Ben's own; "برگ بازی" read as "playing card" without the comma)
+    assert "Ben در هَند ۱، پس از ۶ برگِ آن هَند، بازی را ترک کرد" in summary
     shot(page, "phone-replay-left")
 
     def seat_one_label() -> str:

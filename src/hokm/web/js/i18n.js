@@ -267,7 +267,7 @@ const STRINGS = {
     trick_won_by: "{name} این دست را برد",
     left_then_bot: "{name} (سپس ربات)",
     bot_for: "ربات به جای {name}",
-    replay_left: "{name} در هَند {hand} پس از {n} برگ بازی را ترک کرد؛ از آن پس ربات به جایش بازی کرد.",
+    replay_left: "{name} در هَند {hand}، پس از {n} برگِ آن هَند، بازی را ترک کرد؛ از آن پس ربات به جایش بازی کرد.",
     replay_left_at_start: "{name} در آغاز هَند {hand} بازی را ترک کرد؛ از آن پس ربات به جایش بازی کرد.",
     away: "غایب",
     bot_plays_for: "ربات به جای {name} بازی می‌کند",

@@ -388,6 +388,27 @@ def _set_mu(live: Live, player: str, mu: float) -> Any:
     return write
 
 
+async def test_a_waiting_player_who_sits_down_to_a_game_leaves_the_queue(live: Live) -> None:
+    """Waiting for a quick game, the player starts a practice game in another tab: their next
+    look at the queue takes them out of it, saying why (a match would have put them in two
+    games at once), and the way back to it with bots is refused too."""
+    (http,) = await _accounts(live, "twotabs", 1)
+    assert (await http.post("/api/quick/join")).json()["state"] == "waiting"
+    client = await live.ws(http)
+    code = await client.create_room()
+    await client.join(code)
+    await client.command("sit", seat=0)
+    for seat in (1, 2, 3):
+        await client.command("add_bot", seat=seat, level="random")
+    await client.command("start")
+    await client.wait_event("game_started")
+    status = (await http.get("/api/quick/status")).json()
+    assert status == {"state": "idle", "reason": "in_game", "room": code}
+    bots = await http.post("/api/quick/bots")
+    assert bots.status_code == 409 and bots.json()["code"] == "in_game"
+    await client.close()
+
+
 async def test_queue_rules_join_leave_and_accounts_only(live: Live) -> None:
     (http,) = await _accounts(live, "queuer", 1)
     assert (await http.post("/api/quick/join")).status_code == 200

@@ -878,7 +878,19 @@ async def quick_join(request: Request) -> Response:
 async def quick_status(request: Request) -> Response:
     """idle, waiting (with the accepted gap and whether bots are offered) or matched (room)."""
     identity = await _account(request)
-    return JSONResponse(await _accounts(request).quick.status(identity))
+    quick = _accounts(request).quick
+    status = await quick.status(identity)
+    if status.get("state") == "waiting":
+        # Seated meanwhile in a game in progress (a practice game in another tab): out of the
+        # queue, told why, before a match makes them play two games at once. (A matched
+        # player is seated in the quick game itself: "waiting" only.)
+        playing = await request.app.state.hokm.playing_rooms(identity.id)
+        if playing:
+            with contextlib.suppress(NotQueuedError):  # (matched meanwhile: left as it is)
+                await quick.leave(identity)
+                return JSONResponse({"state": "idle", "reason": "in_game", "room": playing[0]})
+            status = await quick.status(identity)
+    return JSONResponse(status)
 
 
 @_handler
@@ -892,6 +904,9 @@ async def quick_leave(request: Request) -> Response:
 async def quick_bots(request: Request) -> Response:
     """After the set waiting time: play now with bots instead (not rated)."""
     identity = await _account(request)
+    playing = await request.app.state.hokm.playing_rooms(identity.id)
+    if playing:  # (as for join: not a second game while seated in one)
+        raise InGameError(playing[0])
     return JSONResponse(await _accounts(request).quick.play_with_bots(identity))
 
 

@@ -157,6 +157,8 @@ export async function render(main) {
       }
       // Dropped from the queue without asking (away too long): say so, not just redraw.
       if (status.reason === "away") toast(t("quick_dropped"), "error");
+      // Seated meanwhile in a game that is not over (another tab): the way back is on this page.
+      if (status.reason === "in_game") toast(t("quick_in_game", { code: status.room ?? "" }), "error");
     }
     state.quick = status;
     if (status?.state === "matched" && status.code) {

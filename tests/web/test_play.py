@@ -549,7 +549,20 @@ _COMMITMENTS_KEPT = """async () => {
     live.applySnapshot(snap('trump', null));
     const dealt = { kind: 'deal_committed', hand: 2, commitment: 'c2' };
     live.applyEvents([{ version: 6, event: dealt }]);
-    return [seenCommitments('ABCDEF-2', 1), seenCommitments('abcdef-2', 2)];
+    // After a reconnect, missed events come in one batch: a commitment that arrives with its
+    // own seed (the hand ended, or its deal was redealt) was not received before the deal.
+    const ended = { kind: 'hand_ended', hand: 3, score: [0, 0], tricks: [7, 0] };
+    live.applyEvents([
+      { version: 7, event: { kind: 'deal_committed', hand: 3, commitment: 'c3' } },
+      { version: 8, event: ended },
+      { version: 9, event: { kind: 'deal_committed', hand: 4, commitment: 'c4' } },
+    ]);
+    live.applyEvents([
+      { version: 10, event: { kind: 'deal_committed', hand: 5, commitment: 'c5' } },
+      { version: 11, event: { kind: 'redealt', reason: 'weak_five', seed: 's5' } },
+    ]);
+    return [seenCommitments('ABCDEF-2', 1), seenCommitments('abcdef-2', 2),
+            [3, 4, 5].map((h) => seenCommitments('ABCDEF-2', h))];
 }"""
 
 
@@ -561,7 +574,7 @@ def test_the_commitments_a_page_receives_are_kept_for_the_replays_check(
     page = new_page()
     page.goto("/")
     page.wait_for_selector("#practice")
-    assert page.evaluate(_COMMITMENTS_KEPT) == [["c1"], ["c2"]]
+    assert page.evaluate(_COMMITMENTS_KEPT) == [["c1"], ["c2"], [[], ["c4"], []]]
 
 
 def test_a_page_loaded_while_the_last_hands_result_is_up_shows_it_again(

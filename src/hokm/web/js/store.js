@@ -95,6 +95,10 @@ export class RoomStore {
   /** Apply a batch of {version, event, game?, you?} (frames `event` or `events`). */
   applyEvents(items, extra = {}) {
     let gameStale = false;
+    // A deal's commitment is kept (seen.js) only if its seed is not revealed in the same batch:
+    // after a reconnect the missed events come together, and a commitment that arrives with
+    // its own seed was not received before the deal.
+    this.batchCommitments = [];
     for (const { version, event, game, timer, you } of items) {
       if (this.version !== null && version <= this.version) continue;
       this.version = version;
@@ -115,6 +119,14 @@ export class RoomStore {
     if (extra.you) this.setYou(extra.you);
     if (extra.timer !== undefined) this.timer = extra.timer;
     this.stale = gameStale || this.tableStale;
+    for (const c of this.batchCommitments) rememberCommitment(this.code, c.game, c.hand, c.commitment);
+    this.batchCommitments = null;
+  }
+
+  /** A seed of hand ``hand`` revealed (the hand ended, or its deal was redealt): commitments
+   * of it that came in this batch were not received before their deal. */
+  revealed(hand) {
+    if (this.batchCommitments) this.batchCommitments = this.batchCommitments.filter((c) => c.game !== this.table?.game_number || c.hand !== hand);
   }
 
   setYou(you) {
@@ -184,7 +196,8 @@ export class RoomStore {
         return null;
       case "deal_committed":
         table.seed_commitment = ev.commitment;
-        rememberCommitment(this.code, table.game_number, ev.hand, ev.commitment); // (seen.js)
+        if (this.batchCommitments) this.batchCommitments.push({ game: table.game_number, hand: ev.hand, commitment: ev.commitment });
+        else rememberCommitment(this.code, table.game_number, ev.hand, ev.commitment); // (seen.js)
         return null;
       case "rules_changed":
       case "rules_set":
@@ -249,6 +262,7 @@ export class RoomStore {
         this.handResult = ev;
         this.timer = null;
         rememberHandEnded(this.code, table.game_number, ev.hand); // (seen.js: it was there)
+        this.revealed(ev.hand);
         return "game";
       case "game_ended":
         if (game) game.winner_team = ev.winner_team;
@@ -256,6 +270,11 @@ export class RoomStore {
         return "game";
       case "hakem_chosen":
         if (game) game.hakem = ev.hakem;
+        return "game";
+      case "redealt":
+        // a deal's seed revealed: which deal's, the batch may not say (the view can be behind):
+        // none of its commitments is kept (a hand may then be "unseen", never wrongly ✔)
+        if (this.batchCommitments) this.batchCommitments = [];
         return "game";
       default:
         return GAME_EVENTS.has(ev.kind) ? "game" : "table";

@@ -511,6 +511,17 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.click("#quick-game-go")
     page.wait_for_selector(".table-view")
     page.unroute("**/api/quick/status")
+    # Seated in that game, still in progress, the player cannot wait for another (two games
+    # at once, a bot playing one): the home page says which room holds them.
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    page.click("#quick")
+    page.wait_for_selector(f"#toasts .toast.error >> text=در اتاق {code} سر یک بازی نیمه‌تمام")
+    assert page.query_selector("#quick-wait") is None
+    page.goto(f"/#/room/{code}")  # the owner closes it: free again
+    page.click("#close-game-now")
+    page.click("#close-game-sure")
+    page.wait_for_function("window.hokmStore.table.status !== 'playing'")
     # Logging out while waiting leaves the queue: no frozen counter on the page, and the
     # server no longer counts the player.
     page.goto("/")

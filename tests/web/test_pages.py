@@ -874,6 +874,48 @@ def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
     assert seat_one_label().endswith("ربات به جای Ben")
 
 
+@pytest.mark.parametrize(("lang", "name"), [("fa", "Ben"), ("en", "بهرام")])
+def test_a_leavers_then_a_bot_reads_in_the_pages_direction(
+    new_page: Callable[..., Page], lang: str, name: str
+) -> None:
+    """«Ben (سپس ربات)» in the summary and the analysis is a phrase of the page's language
+    around a name: it is laid out in the page's direction. Its ``bdi`` took the direction of
+    its first letter, the name's, so a Persian page showed «(سپس ربات) Ben» reading from
+    the right (and an English one «(then a bot) بهرام» for a Persian name)."""
+    page = new_page(viewport=PHONE, lang=lang)
+    page.goto("/")
+    record = {
+        "players": ["Ana", None, "Cy", "Dee"],
+        "left": [{"seat": 1, "name": name, "hand": 0, "plays": 6}],
+        "rules": {},
+        "hands": [three_trick_hand(page, "left")],
+        "result": {"status": "cancelled", "winner_team": None},
+    }
+    page.route("**/api/games/LEFT-1/record", lambda route: route.fulfill(json=record))
+    page.goto("/#/game/LEFT-1")
+    page.wait_for_selector("#replay-next")
+    page_dir = "rtl" if lang == "fa" else "ltr"
+    leaver = page.locator(".replay .panel bdi", has_text=name)
+    assert leaver.evaluate("e => getComputedStyle(e).direction") == page_dir
+    # The name comes first in the reading direction, the bot after it.
+    then_bot = "سپس ربات" if lang == "fa" else "then a bot"
+    spans = leaver.evaluate(
+        """(e, [name, bot]) => {
+            const at = (s) => {
+                const r = document.createRange();
+                const i = e.textContent.indexOf(s);
+                r.setStart(e.firstChild, i);
+                r.setEnd(e.firstChild, i + s.length);
+                return r.getBoundingClientRect().left;
+            };
+            return [at(name), at(bot)];
+        }""",
+        [name, then_bot],
+    )
+    name_x, bot_x = spans
+    assert (name_x > bot_x) if lang == "fa" else (name_x < bot_x), spans
+
+
 _CSP_WATCH = """
 window.cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => {

@@ -43,6 +43,9 @@ export async function render(main, [gameId, analysisRoute]) {
     if (!at) return t("left_then_bot", { name: who });
     return at.hand < gone.hand || (at.hand === gone.hand && at.play < gone.plays) ? who : t("bot_for", { name: who });
   };
+  // Over the whole game a leaver's seat is a phrase of the page's language around the name
+  // («Ben (سپس ربات)»): it takes the page's direction, not the name's (a bare name, its own).
+  const seatBdi = (i) => h("bdi", leaver(i) ? { dir: document.documentElement.dir || "auto" } : {}, seatName(i));
   const leftNotes = () =>
     [0, 1, 2, 3].map(leaver).filter(Boolean).map((e) => {
       const who = (typeof e.name === "string" && e.name) || names()[e.seat] || `${t("bot")} ${num(e.seat + 1)}`;
@@ -173,7 +176,7 @@ export async function render(main, [gameId, analysisRoute]) {
         "ul#analysis-seats",
         {},
         s.analysis.seats.map((row) =>
-          h("li", { class: `team${row.seat % 2}` }, h("bdi", {}, seatName(row.seat)), ": ", t("analysis_seat", { m: mistakesText(row.mistakes), c: row.choices, p: pointsText(row.points_lost) }), row.avoidable ? t("analysis_avoidable", { n: row.avoidable }) : ""),
+          h("li", { class: `team${row.seat % 2}` }, seatBdi(row.seat), ": ", t("analysis_seat", { m: mistakesText(row.mistakes), c: row.choices, p: pointsText(row.points_lost) }), row.avoidable ? t("analysis_avoidable", { n: row.avoidable }) : ""),
         ),
       ),
     );
@@ -315,7 +318,7 @@ export async function render(main, [gameId, analysisRoute]) {
               h(
                 "div.panel",
                 {},
-                h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", h("bdi", {}, seatName(team)), t("list_sep"), h("bdi", {}, seatName(team + 2)), " — ", h("b", {}, num(totals[team])), h("br")))),
+                h("p", {}, [0, 1].map((team) => h("span", { class: `team${team}` }, t("team_n", { n: team + 1 }), ": ", seatBdi(team), t("list_sep"), seatBdi(team + 2), " — ", h("b", {}, num(totals[team])), h("br")))),
                 leftNotes(),
                 // who won, in words (the totals alone leave the reader to compare them)
                 rec.result?.status === "completed" && typeof rec.result.winner_team === "number"

@@ -916,6 +916,44 @@ def test_a_leavers_then_a_bot_reads_in_the_pages_direction(
     assert (name_x > bot_x) if lang == "fa" else (name_x < bot_x), spans
 
 
+def test_under_a_card_of_the_bot_for_a_leaver_the_leavers_name_shows(
+    new_page: Callable[..., Page],
+) -> None:
+    """Under each card of a replayed trick, the seat's name: for a leaver's seat after they
+    left, «ربات به جای Ben». Cut to one line of 56 px it read «ربات به ج…», the name never
+    shown; it takes two lines (a longer name is still cut, at the second), and the cards of
+    the trick stay in line."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    record = {
+        "players": ["Ana", None, "Cy", "Dee"],
+        "left": [{"seat": 1, "name": "Ben", "hand": 0, "plays": 0}],
+        "rules": {},
+        "hands": [three_trick_hand(page, "left")],
+        "result": {"status": "cancelled", "winner_team": None},
+    }
+    page.route("**/api/games/LEFT-1/record", lambda route: route.fulfill(json=record))
+    page.goto("/#/game/LEFT-1")
+    page.wait_for_selector("#replay-next")
+    label = page.locator("#replay .mini-slot > .small", has_text="Ben")
+    assert label.inner_text().replace("\u2068", "").replace("\u2069", "") == "ربات به جای Ben"
+    # Not cut: no wider than its box, on no more lines than it shows (two).
+    width, lines = label.evaluate(
+        """(e) => {
+            const r = document.createRange();
+            r.selectNodeContents(e);
+            const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+            return [e.scrollWidth - e.clientWidth, tops.size];
+        }"""
+    )
+    assert width <= 0 and lines <= 2, (width, lines)
+    tops = page.locator("#replay .mini-slot .card").evaluate_all(
+        "els => els.map((e) => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert len(set(tops)) == 1, tops
+    shot(page, "phone-replay-bot-for-leaver")
+
+
 _CSP_WATCH = """
 window.cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => {

@@ -954,6 +954,30 @@ def test_under_a_card_of_the_bot_for_a_leaver_the_leavers_name_shows(
     shot(page, "phone-replay-bot-for-leaver")
 
 
+def test_a_game_id_in_a_heading_is_never_broken_at_its_dash(
+    new_page: Callable[..., Page],
+) -> None:
+    """«Game summary NM3XE4-1» on a phone in English: the id broke after its dash, «NM3XE4-»
+    on one line and «1» under it; it is kept whole (on the next line if need be)."""
+    page = new_page(viewport=PHONE, lang="en")
+    page.goto("/")
+    record = {
+        "players": ["Ana", "Ben", "Cy", "Dee"],
+        "rules": {},
+        "hands": [three_trick_hand(page, "whole")],
+        "result": {"status": "cancelled", "winner_team": None},
+    }
+    page.route("**/api/games/NM3XE4-1/record", lambda route: route.fulfill(json=record))
+    page.goto("/#/game/NM3XE4-1")
+    page.wait_for_selector("#replay-next")
+    code = page.locator("h1 .code")
+    assert code.inner_text() == "NM3XE4-1"
+    lines = code.evaluate(
+        "e => new Set([...e.getClientRects()].map((r) => Math.round(r.top))).size"
+    )
+    assert lines == 1, lines
+
+
 _CSP_WATCH = """
 window.cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => {

@@ -67,6 +67,27 @@ def test_a_link_to_no_game_says_what_was_not_found_with_the_way_home(
     page.wait_for_selector('.home[data-ready="1"]')
 
 
+def test_an_address_with_no_page_says_so_in_both_languages_with_the_way_home(
+    new_page: Callable[..., Page],
+) -> None:
+    """/rules (the client's pages are at /#/…) or a mistyped link got a bare English «Not
+    Found» in plain text; now a page of the site, under its policy, with the way home. An
+    unknown API endpoint answers in JSON, as the API's errors do."""
+    page = new_page(viewport=PHONE, csp=True)
+    page.add_init_script(_CSP_WATCH)
+    answer = page.goto("/rules")
+    assert answer is not None and answer.status == 404
+    assert page.inner_text("h1") == "این صفحه پیدا نشد."
+    assert "Page not found." in page.inner_text("main")
+    # styled by the site's sheet (a blocked one would leave the header an inline box)
+    assert page.evaluate("getComputedStyle(document.querySelector('.topbar')).display") != "inline"
+    assert page.evaluate("window.cspViolations") == []
+    page.click("main a[href='/']")
+    page.wait_for_selector('.home[data-ready="1"]')
+    api = page.request.get("/api/no-such-thing")
+    assert api.status == 404 and api.json()["code"] == "not_found"
+
+
 def test_a_wrong_room_code_is_said_on_the_home_page_which_keeps_it(
     new_page: Callable[..., Page],
 ) -> None:

@@ -47,21 +47,27 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")
 PLUGINS = ("hokm.server.sim_api", "hokm.server.accounts_api")
 
 
+_NOT_FOUND = {"code": "not_found", "message": "not found", "message_fa": "پیدا نشد"}
+
+
 class _WebClient:
-    """Static files of the web client at ``/``; a plain 404 until the directory exists."""
+    """Static files of the web client at ``/``; a plain 404 until the directory exists.
+
+    An address with no file gets the client's ``404.html`` (a page in both languages with
+    the way home; it was a bare English «Not Found»), except under ``/api/``: an unknown
+    endpoint answers as the API's errors do, in JSON."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.files: StaticFiles | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            await JSONResponse(_NOT_FOUND, status_code=404)(scope, receive, send)
+            return
         if self.files is None:
             if not (self.directory / "index.html").is_file():
-                response = JSONResponse(
-                    {"code": "not_found", "message": "not found", "message_fa": "پیدا نشد"},
-                    status_code=404,
-                )
-                await response(scope, receive, send)
+                await JSONResponse(_NOT_FOUND, status_code=404)(scope, receive, send)
                 return
             self.files = StaticFiles(directory=self.directory, html=True)
         await self.files(scope, receive, send)

@@ -856,16 +856,12 @@ def test_an_account_is_deleted_from_its_profile_with_its_password(
     assert page.request.post("/api/accounts/login", data=login).status == 401
 
 
-def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
-    new_page: Callable[..., Page],
-) -> None:
-    """A record's ``left`` (a player who left mid-game, a bot on from their sixth card):
-    the summary says so, and each card of that seat is credited to the player or the bot."""
-    page = new_page(viewport=PHONE)
+def _replay_of_a_leaver(page: Page, *, plays: int) -> None:
+    """The replay of a record in which Ben (seat 1) left after ``plays`` cards of hand 1."""
     page.goto("/")
     record = {
         "players": ["Ana", None, "Cy", "Dee"],
-        "left": [{"seat": 1, "name": "Ben", "hand": 0, "plays": 6}],
+        "left": [{"seat": 1, "name": "Ben", "hand": 0, "plays": plays}],
         "rules": {},
         "hands": [three_trick_hand(page, "left")],
         "result": {"status": "cancelled", "winner_team": None},
@@ -873,6 +869,15 @@ def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
     page.route("**/api/games/LEFT-1/record", lambda route: route.fulfill(json=record))
     page.goto("/#/game/LEFT-1")
     page.wait_for_selector("#replay-next")
+
+
+def test_a_replay_names_who_played_a_leavers_seat_card_by_card(
+    new_page: Callable[..., Page],
+) -> None:
+    """A record's ``left`` (a player who left mid-game, a bot on from their sixth card):
+    the summary says so, and each card of that seat is credited to the player or the bot."""
+    page = new_page(viewport=PHONE)
+    _replay_of_a_leaver(page, plays=6)
     summary = page.inner_text(".replay .panel").replace("\u2068", "").replace("\u2069", "")
     assert "Ben (سپس ربات)، Dee" in summary
     # (the hand's cards, not Ben's own; "برگ بازی" read as "playing card" without the comma)
@@ -945,17 +950,7 @@ def test_under_a_card_of_the_bot_for_a_leaver_the_leavers_name_shows(
     shown; it takes two lines (a longer name is still cut, at the second), and the cards of
     the trick stay in line."""
     page = new_page(viewport=PHONE)
-    page.goto("/")
-    record = {
-        "players": ["Ana", None, "Cy", "Dee"],
-        "left": [{"seat": 1, "name": "Ben", "hand": 0, "plays": 0}],
-        "rules": {},
-        "hands": [three_trick_hand(page, "left")],
-        "result": {"status": "cancelled", "winner_team": None},
-    }
-    page.route("**/api/games/LEFT-1/record", lambda route: route.fulfill(json=record))
-    page.goto("/#/game/LEFT-1")
-    page.wait_for_selector("#replay-next")
+    _replay_of_a_leaver(page, plays=0)
     label = page.locator("#replay .mini-slot > .small", has_text="Ben")
     assert label.inner_text().replace("\u2068", "").replace("\u2069", "") == "ربات به جای Ben"
     # Not cut: no wider than its box, on no more lines than it shows (two).

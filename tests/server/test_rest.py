@@ -144,6 +144,11 @@ async def test_rooms_are_created_and_found_by_code(server: str) -> None:
         assert "حداکثر ۲۱" in big.json()["message_fa"]
         link = await http.get(f"/r/{code}", follow_redirects=False)
         assert link.status_code == 302 and link.headers["location"] == f"/?room={code}"
+        # A code that cannot exist still reaches the room page, which says so; not a code at
+        # all: home.
+        for path, where in (("/r/zzzzzz", "/?room=ZZZZZZ"), ("/r/%3Cb%3E", "/")):
+            link = await http.get(path, follow_redirects=False)
+            assert link.status_code == 302 and link.headers["location"] == where, path
         missing = await http.get("/api/games/NOPE-1/record")
         assert missing.status_code == 404
         assert missing.json()["message_fa"].endswith("بازی تمام‌شده‌ای با این شناسه نیست")

@@ -479,9 +479,12 @@ async def get_health(request: Request) -> Response:
 
 
 async def room_link(request: Request) -> Response:
-    """The short room link opens the web client on that room."""
+    """The short room link opens the web client on that room. A mistyped code still goes to
+    the room page, which says no room has it (it opened the home page without a word); only
+    what cannot be a code at all (not letters and digits) goes home."""
     code = normalize_code(request.path_params["code"])
-    return RedirectResponse(f"/?room={code}" if is_code(code) else "/", status_code=302)
+    looks = is_code(code) or (0 < len(code) <= 16 and code.isascii() and code.isalnum())
+    return RedirectResponse(f"/?room={code}" if looks else "/", status_code=302)
 
 
 def routes() -> list[BaseRoute]:

@@ -413,6 +413,8 @@ def test_a_game_resumed_at_a_bam_decision_shows_the_hand_first(tmp_path: Path) -
         assert "Go on for bam" in again.split("Resumed:")[1], again  # resumed at the question
         before_question = again.split("Go on for bam")[0].split("Resumed:")[1]
         assert "Your hand:" in before_question and "trump" in before_question, again
+        # No card is to be played at the question: none is bracketed as unplayable.
+        assert "(1:" not in before_question and "cannot be played now" not in before_question
         return
     raise AssertionError("no game of these seeds reached a bam decision")
 

@@ -754,12 +754,15 @@ class PlaySession:
                 f"  led {view.trick[0][1].suit.symbol}; {NAMES[winner]} winning with {card.pretty}"
             )
         legal = {Card.parse(a["card"]) for a in view.legal if a["type"] == "play"}
+        # Brackets only when a card is to be played: shown for the bam question (a resumed
+        # game), every card was bracketed as one that "cannot be played now".
+        playing = any(a["type"] == "play" for a in view.legal)
         shown = [
-            f"{i}:{c.pretty}" if c in legal else f"({i}:{c.pretty})"
+            f"{i}:{c.pretty}" if c in legal or not playing else f"({i}:{c.pretty})"
             for i, c in enumerate(view.hand, 1)
         ]
         self.say("Your hand: " + "  ".join(shown))
-        if len(legal) < len(view.hand):
+        if playing and len(legal) < len(view.hand):
             self.say("           (cards in brackets cannot be played now)")
 
 

@@ -409,6 +409,32 @@ async def test_a_waiting_player_who_sits_down_to_a_game_leaves_the_queue(live: L
     await client.close()
 
 
+async def test_a_match_is_not_started_with_a_player_seated_elsewhere_meanwhile(
+    live: Live,
+) -> None:
+    """Three wait; one of them sits down to a practice game before their next look; a fourth
+    joins and would complete the match: it is not started with the seated one, who leaves
+    the queue (told why), while the two others wait on as they were."""
+    people = await _accounts(live, "race", 4)
+    for p in people[:3]:
+        assert (await p.post("/api/quick/join")).json()["state"] == "waiting"
+    client = await live.ws(people[0])
+    code = await client.create_room()
+    await client.join(code)
+    await client.command("sit", seat=0)
+    for seat in (1, 2, 3):
+        await client.command("add_bot", seat=seat, level="random")
+    await client.command("start")
+    await client.wait_event("game_started")
+    assert (await people[3].post("/api/quick/join")).json()["state"] == "waiting"
+    statuses = [(await p.get("/api/quick/status")).json() for p in people]
+    assert statuses[0] == {"state": "idle", "reason": "in_game", "room": code}
+    assert [s["state"] for s in statuses[1:]] == ["waiting"] * 3
+    for p in people[1:]:  # (the queue is the module's server's: empty it for the next tests)
+        await p.post("/api/quick/leave")
+    await client.close()
+
+
 async def test_queue_rules_join_leave_and_accounts_only(live: Live) -> None:
     (http,) = await _accounts(live, "queuer", 1)
     assert (await http.post("/api/quick/join")).status_code == 200

@@ -139,3 +139,16 @@ def test_players_who_stop_asking_are_dropped_before_matching() -> None:
     queue.join("e", 25, now=16.0)
     (match,) = queue.tick(now=16.0)
     assert sorted(match.humans) == ["a", "b", "d", "e"]
+
+
+def test_players_of_a_match_not_started_go_back_as_they_were() -> None:
+    """A match the server does not start (one of the four sat down to another game): the
+    others return with their wait and their place; only players of the last tick's matches."""
+    queue = queue_with({"a": 25, "b": 25, "c": 25, "d": 25})
+    (match,) = queue.tick(now=30)
+    queue.restore([p for p in match.humans if p != "a"] + ["stranger"])
+    assert "a" not in queue and "stranger" not in queue and len(queue) == 3
+    assert queue.status("b", now=40).waiting_seconds == 40  # waited since 0, not since 30
+    queue.tick(now=50)  # a new tick forgets the last one's matches
+    queue.restore(["a"])
+    assert "a" not in queue

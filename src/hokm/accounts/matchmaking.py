@@ -133,6 +133,7 @@ class QuickMatchQueue:
 
     config: MatchmakingConfig = field(default_factory=MatchmakingConfig)
     _entries: dict[str, _Entry] = field(default_factory=dict)
+    _taken: dict[str, _Entry] = field(default_factory=dict)  # by the last tick (``restore``)
     _counter: int = 0
 
     def __contains__(self, player: object) -> bool:
@@ -219,11 +220,21 @@ class QuickMatchQueue:
         humans possible now, longest-waiting players first."""
         self.drop_gone(now=now)
         matches: list[Match] = []
+        self._taken = {}
         while (group := self._best_group(now)) is not None:
             for entry in group:
                 del self._entries[entry.player]
+                self._taken[entry.player] = entry
             matches.append(Match(_seat(group), rated=True))
         return matches
+
+    def restore(self, players: list[str]) -> None:
+        """Put players of a match the last :meth:`tick` formed back in the queue as they were
+        (their wait and place kept): the match was not started."""
+        for player in players:
+            entry = self._taken.pop(player, None)
+            if entry is not None and player not in self._entries:
+                self._entries[player] = entry
 
     def _entry(self, player: str) -> _Entry:
         entry = self._entries.get(player)

@@ -157,6 +157,9 @@ class QuickMatch:
     # With several server processes (hokm.server.cluster) one of them keeps the queue: the
     # others send the four calls there. ``route(action, identity)`` is that forwarding.
     route: Callable[[str, Identity], Awaitable[dict[str, Any]]] | None = None
+    # Whether a player holds a seat in a game in progress (set by the server): a match is not
+    # started with such a player (two games at once); they leave the queue, the others wait on.
+    seated: Callable[[str], Awaitable[bool]] | None = None
 
     def __post_init__(self) -> None:
         self.queue = QuickMatchQueue(self.config)
@@ -249,6 +252,13 @@ class QuickMatch:
     async def _tick(self) -> None:
         self._drop_gone()
         for match in self.queue.tick(now=self.clock()):
+            busy = [p for p in match.humans if self.seated is not None and await self.seated(p)]
+            if busy:  # sat down to another game since their last look: out, the rest back in
+                for player in busy:
+                    self.gone[player] = ("in_game", self.clock())
+                    self.identities.pop(player, None)
+                self.queue.restore([p for p in match.humans if p not in busy])
+                continue
             await self._start(match)
         for player in [p for p in self.identities if p not in self.queue]:
             del self.identities[player]
@@ -528,6 +538,11 @@ async def setup(server: ServerState) -> AccountsState:
     )
     starter = RoomStarter(server.rooms)
     state = await install(server.auth, service, start_match=starter)
+
+    async def seated(player: str) -> bool:
+        return bool(await server.playing_rooms(player))
+
+    state.quick.seated = seated
     loaded = getattr(server.rooms, "load_listeners", None)
     if loaded is not None:
         loaded.append(starter.resume)
@@ -890,6 +905,9 @@ async def quick_status(request: Request) -> Response:
                 await quick.leave(identity)
                 return JSONResponse({"state": "idle", "reason": "in_game", "room": playing[0]})
             status = await quick.status(identity)
+    elif status.get("reason") == "in_game":  # (taken out as a match formed: which room)
+        playing = await request.app.state.hokm.playing_rooms(identity.id)
+        status = {**status, **({"room": playing[0]} if playing else {})}
     return JSONResponse(status)
 
 

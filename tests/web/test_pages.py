@@ -339,6 +339,19 @@ def test_register_then_quick_match_leaderboard_and_profile(
     assert "ثانیه گذشته" in page.inner_text("#quick-wait")
     page.click("#quick-cancel")
     page.wait_for_selector("#quick-wait", state="detached")
+    # Taken out of the queue for sitting down to a game elsewhere (another tab): said, with
+    # the room (the server's answer stood in for here).
+    page.click("#quick")
+    page.wait_for_selector("#quick-wait")
+    page.route(
+        "**/api/quick/status",
+        lambda route: route.fulfill(json={"state": "idle", "reason": "in_game", "room": "K7QX4M"}),
+    )
+    said = page.wait_for_selector("#toasts .toast.error >> text=از صف بازی سریع بیرون آمدید")
+    assert said is not None and "K7QX4M" in said.inner_text()
+    page.wait_for_selector("#quick-wait", state="detached")
+    page.unroute("**/api/quick/status")
+    page.request.post("/api/quick/leave")
     page.goto("/#/leaderboard")
     page.wait_for_selector("#period-week")
     page.click("#period-week")

@@ -388,12 +388,8 @@ def _set_mu(live: Live, player: str, mu: float) -> Any:
     return write
 
 
-async def test_a_waiting_player_who_sits_down_to_a_game_leaves_the_queue(live: Live) -> None:
-    """Waiting for a quick game, the player starts a practice game in another tab: their next
-    look at the queue takes them out of it, saying why (a match would have put them in two
-    games at once), and the way back to it with bots is refused too."""
-    (http,) = await _accounts(live, "twotabs", 1)
-    assert (await http.post("/api/quick/join")).json()["state"] == "waiting"
+async def _practice_game(live: Live, http: httpx.AsyncClient) -> tuple[HokmClient, str]:
+    """The account of ``http`` seated in a game with three bots, started (another tab)."""
     client = await live.ws(http)
     code = await client.create_room()
     await client.join(code)
@@ -402,6 +398,16 @@ async def test_a_waiting_player_who_sits_down_to_a_game_leaves_the_queue(live: L
         await client.command("add_bot", seat=seat, level="random")
     await client.command("start")
     await client.wait_event("game_started")
+    return client, code
+
+
+async def test_a_waiting_player_who_sits_down_to_a_game_leaves_the_queue(live: Live) -> None:
+    """Waiting for a quick game, the player starts a practice game in another tab: their next
+    look at the queue takes them out of it, saying why (a match would have put them in two
+    games at once), and the way back to it with bots is refused too."""
+    (http,) = await _accounts(live, "twotabs", 1)
+    assert (await http.post("/api/quick/join")).json()["state"] == "waiting"
+    client, code = await _practice_game(live, http)
     status = (await http.get("/api/quick/status")).json()
     assert status == {"state": "idle", "reason": "in_game", "room": code}
     bots = await http.post("/api/quick/bots")
@@ -418,14 +424,7 @@ async def test_a_match_is_not_started_with_a_player_seated_elsewhere_meanwhile(
     people = await _accounts(live, "race", 4)
     for p in people[:3]:
         assert (await p.post("/api/quick/join")).json()["state"] == "waiting"
-    client = await live.ws(people[0])
-    code = await client.create_room()
-    await client.join(code)
-    await client.command("sit", seat=0)
-    for seat in (1, 2, 3):
-        await client.command("add_bot", seat=seat, level="random")
-    await client.command("start")
-    await client.wait_event("game_started")
+    client, code = await _practice_game(live, people[0])
     assert (await people[3].post("/api/quick/join")).json()["state"] == "waiting"
     statuses = [(await p.get("/api/quick/status")).json() for p in people]
     assert statuses[0] == {"state": "idle", "reason": "in_game", "room": code}

@@ -869,12 +869,12 @@ def test_an_account_is_deleted_from_its_profile_with_its_password(
     assert page.request.post("/api/accounts/login", data=login).status == 401
 
 
-def _replay_of_a_leaver(page: Page, *, plays: int) -> None:
-    """The replay of a record in which Ben (seat 1) left after ``plays`` cards of hand 1."""
+def _replay_of_a_leaver(page: Page, *, plays: int, name: str = "Ben") -> None:
+    """The replay of a record in which ``name`` (seat 1) left after ``plays`` cards of hand 1."""
     page.goto("/")
     record = {
         "players": ["Ana", None, "Cy", "Dee"],
-        "left": [{"seat": 1, "name": "Ben", "hand": 0, "plays": plays}],
+        "left": [{"seat": 1, "name": name, "hand": 0, "plays": plays}],
         "rules": {},
         "hands": [three_trick_hand(page, "left")],
         "result": {"status": "cancelled", "winner_team": None},
@@ -922,17 +922,7 @@ def test_a_leavers_then_a_bot_reads_in_the_pages_direction(
     its first letter, the name's, so a Persian page showed «(سپس ربات) Ben» reading from
     the right (and an English one «(then a bot) بهرام» for a Persian name)."""
     page = new_page(viewport=PHONE, lang=lang)
-    page.goto("/")
-    record = {
-        "players": ["Ana", None, "Cy", "Dee"],
-        "left": [{"seat": 1, "name": name, "hand": 0, "plays": 6}],
-        "rules": {},
-        "hands": [three_trick_hand(page, "left")],
-        "result": {"status": "cancelled", "winner_team": None},
-    }
-    page.route("**/api/games/LEFT-1/record", lambda route: route.fulfill(json=record))
-    page.goto("/#/game/LEFT-1")
-    page.wait_for_selector("#replay-next")
+    _replay_of_a_leaver(page, plays=6, name=name)
     page_dir = "rtl" if lang == "fa" else "ltr"
     leaver = page.locator(".replay .panel bdi", has_text=name)
     assert leaver.evaluate("e => getComputedStyle(e).direction") == page_dir

@@ -59,6 +59,7 @@ from hokm.table import (
     choose_bot_action,
     new_code,
 )
+from hokm.table.commands import as_logged_before
 
 if TYPE_CHECKING:
     from hokm.server.cluster import Cluster
@@ -797,11 +798,11 @@ def _replay_one(table: Table, entry: dict[str, Any]) -> Outcome | None:
     op = entry.get("op")
     t = float(entry["t"])
     if op == "cmd":
-        return table.handle(entry["p"], entry["d"], t)
+        return table.handle(entry["p"], as_logged_before(entry["d"]), t)
     if op == "said":
         table.replaying = True
         try:
-            return table.handle(entry["p"], entry["d"], t)
+            return table.handle(entry["p"], as_logged_before(entry["d"]), t)
         finally:
             table.replaying = False
     if op == "connect":

@@ -24,7 +24,14 @@ from typing import Any
 
 from hokm.table.errors import TableError
 
-__all__ = ["BOT_LEVELS", "COMMAND_TYPES", "MAX_NAME_CHARS", "Command", "parse_command"]
+__all__ = [
+    "BOT_LEVELS",
+    "COMMAND_TYPES",
+    "MAX_NAME_CHARS",
+    "Command",
+    "as_logged_before",
+    "parse_command",
+]
 
 import hokm.bots
 
@@ -42,6 +49,20 @@ _ACTION_FIELDS: dict[str, set[str]] = {
     "request_redeal": {"type", "seat"},
     "decide_bam": {"type", "seat", "go"},
 }
+
+
+def as_logged_before(command: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A logged command as this version reads it: an ``action`` with fields an action does not
+    have, which earlier versions accepted (and logged), without them. A log replayed after an
+    upgrade then makes the same moves instead of refusing them and diverging."""
+    action = command.get("action")
+    if command.get("type") != "action" or not isinstance(action, Mapping):
+        return command
+    known = _ACTION_FIELDS.get(str(action.get("type")))
+    if known is None or set(action) <= known:
+        return command
+    return {**command, "action": {k: v for k, v in action.items() if k in known}}
+
 
 # type -> (required fields, optional fields); ``action_id`` is optional on every command.
 COMMAND_TYPES: dict[str, tuple[frozenset[str], frozenset[str]]] = {

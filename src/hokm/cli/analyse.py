@@ -34,7 +34,7 @@ from hokm.cli.referee import (
     read_text,
     say_outcome,
 )
-from hokm.engine import Card, HokmError, Suit
+from hokm.engine import Card, HokmError, Suit, seven_nil_result
 from hokm.engine.records import RESULT_NAMES
 
 __all__ = ["analyse_text", "describe", "register", "run"]
@@ -42,15 +42,14 @@ __all__ = ["analyse_text", "describe", "register", "run"]
 EXIT_OK, EXIT_BROKEN, EXIT_MALFORMED = 0, 1, 2
 
 
-def _outcome_text(outcome: int, *, hakem_team: bool) -> str:
-    """A hand's outcome (2, 1, -1, -2) for a team, by its name: the 7–0 of the hakem's team
-    is a kot, the 7–0 against it a hakem-kot (RULES.md §6, +3 by default), whoever says it."""
+def _outcome_text(outcome: int, *, team: int, hakem: int) -> str:
+    """A hand's outcome (2, 1, -1, -2) for ``team``, by its name: a 7–0 is a kot or a
+    hakem-kot as the engine names it (``seven_nil_result``), whichever team says it."""
     if outcome == 1:
         return "a win"
     if outcome == -1:
         return "a loss"
-    kot = "kot" if (outcome > 0) == hakem_team else "hakem_kot"
-    english, persian = RESULT_NAMES[kot]
+    english, persian = RESULT_NAMES[seven_nil_result(team if outcome > 0 else 1 - team, hakem)]
     return f"a {english} ({persian})" if outcome > 0 else f"a {english} against it"
 
 
@@ -189,9 +188,11 @@ def _hand_text(
     start = ""
     if hand.start:
         kot = 2 if hand.start > 0 else -2
-        maybe = "" if hand.start_exact else f" (perhaps {_outcome_text(kot, hakem_team=True)})"
+        perhaps = _outcome_text(kot, team=team, hakem=hand.hakem)
+        maybe = "" if hand.start_exact else f" (perhaps {perhaps})"
         start = (
-            f"; at the deal: {_outcome_text(hand.start, hakem_team=True)}{maybe} for team {team}"
+            f"; at the deal: {_outcome_text(hand.start, team=team, hakem=hand.hakem)}{maybe} "
+            f"for team {team}"
         )
     lines = [
         f"Hand {hand.hand + 1}: hakem {seat(hand.hakem, (hand.hand, 0))}, team {team}, "
@@ -224,7 +225,7 @@ def _note_text(note: PlayNote, seat: Callable[[int], str], *, hakem: int) -> str
     team = note.seat & 1
 
     def say(outcome: int) -> str:  # for the player's team
-        return _outcome_text(outcome, hakem_team=team == hakem & 1)
+        return _outcome_text(outcome, team=team, hakem=hakem)
 
     if note.unsettled:
         # Worse on its face, but a kot was not settled: the comparison is open, no blame.

@@ -50,6 +50,7 @@ from hokm.engine import (
     Suit,
     latin_digits,
     new_seed,
+    seven_nil_result,
     view_of,
 )
 from hokm.engine.events import Redealt
@@ -682,9 +683,10 @@ class PlaySession:
                 go = hint if text == "a" else text.startswith("y")
                 return DecideBam(HUMAN, go)
             if text in ("h", "help", "?"):
-                # 7–0 against the hakem's team is a hakem-kot (RULES.md §1)
-                ours_hakem = view.hakem is not None and int(view.hakem) % 2 == int(HUMAN) % 2
-                self.say(BAM_HELP.format(kot="kot" if ours_hakem else "hakem-kot"))
+                # (your team's 7–0: a hakem-kot when the hakem is on the other team)
+                assert view.hakem is not None
+                kot = _result_name(seven_nil_result(int(HUMAN) & 1, view.hakem))
+                self.say(BAM_HELP.format(kot=kot))
                 continue
             self.say("  answer y or n (h for help)")
 

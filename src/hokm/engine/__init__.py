@@ -39,7 +39,7 @@ from hokm.engine.errors import (
     WrongPhaseError,
 )
 from hokm.engine.events import Event
-from hokm.engine.game import Game, HandResult, Phase, Trick, trick_winner
+from hokm.engine.game import Game, HandResult, Phase, Trick, seven_nil_result, trick_winner
 from hokm.engine.records import judge, parse_record, record_from_game
 from hokm.engine.rules import PRESETS, RuleSet
 from hokm.engine.shuffle import deck_from_seed, new_seed, seed_commitment
@@ -86,6 +86,7 @@ __all__ = [
     "persian_digits",
     "record_from_game",
     "seed_commitment",
+    "seven_nil_result",
     "sort_hand",
     "team_seats",
     "trick_winner",

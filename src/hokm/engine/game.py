@@ -62,7 +62,7 @@ from hokm.engine.frozen import unfrozen
 from hokm.engine.rules import RuleSet
 from hokm.engine.shuffle import seed_commitment
 
-__all__ = ["Game", "HandResult", "Phase", "Trick", "trick_winner"]
+__all__ = ["Game", "HandResult", "Phase", "Trick", "seven_nil_result", "trick_winner"]
 
 _SEATS = tuple(Seat)
 TRICKS_TO_WIN = 7
@@ -717,7 +717,7 @@ class Game:
 
     def _kot_points(self, winner_team: int) -> tuple[str, int]:
         assert self.hakem is not None
-        if self.hakem & 1 == winner_team:
+        if seven_nil_result(winner_team, self.hakem) == "kot":
             return "kot", self.rules.kot_points
         return "hakem_kot", self.rules.hakem_kot_points
 
@@ -866,6 +866,16 @@ class Game:
             f"<Game phase={self.phase.value} hand={self.hand_number} hakem={self.hakem} "
             f"trump={self.trump} score={self.score} tricks={self.tricks_won}>"
         )
+
+
+def seven_nil_result(winner_team: int, hakem: Seat | int) -> str:
+    """The name of a hand won 7–0 by ``winner_team`` (RULES.md §1): a ``kot`` when the
+    hakem's team won it, a ``hakem_kot`` when the hakem's team took no trick.
+
+    >>> seven_nil_result(0, Seat(2)), seven_nil_result(1, Seat(2))
+    ('kot', 'hakem_kot')
+    """
+    return "kot" if int(hakem) & 1 == winner_team else "hakem_kot"
 
 
 def _points(team: int, points: int) -> tuple[int, int]:

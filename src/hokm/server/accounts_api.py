@@ -881,11 +881,7 @@ async def quick_join(request: Request) -> Response:
     """Wait for a quick game (platform-a rules) against players of a similar rating."""
     identity = await _account(request)
     await _body(request)
-    # Not while seated in a game in progress: they would be in two games, a bot playing one
-    # (and two rated games of one player at once).
-    playing = await request.app.state.hokm.playing_rooms(identity.id)
-    if playing:
-        raise InGameError(playing[0])
+    await _refuse_if_playing(request, identity)
     return JSONResponse(await _accounts(request).quick.join(identity))
 
 
@@ -922,10 +918,16 @@ async def quick_leave(request: Request) -> Response:
 async def quick_bots(request: Request) -> Response:
     """After the set waiting time: play now with bots instead (not rated)."""
     identity = await _account(request)
-    playing = await request.app.state.hokm.playing_rooms(identity.id)
-    if playing:  # (as for join: not a second game while seated in one)
-        raise InGameError(playing[0])
+    await _refuse_if_playing(request, identity)
     return JSONResponse(await _accounts(request).quick.play_with_bots(identity))
+
+
+async def _refuse_if_playing(request: Request, identity: Identity) -> None:
+    """Not a quick game for a player seated in a game in progress: they would be in two
+    games, a bot playing one (and two rated games of one player at once)."""
+    playing = await request.app.state.hokm.playing_rooms(identity.id)
+    if playing:
+        raise InGameError(playing[0])
 
 
 def _rename_in_rooms(request: Request, identity: Identity) -> None:

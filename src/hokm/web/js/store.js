@@ -37,6 +37,7 @@ export class RoomStore {
     this.stale = false; // our view may miss legal actions: ask for a snapshot
     this.tableStale = false;
     this.listeners = new Set();
+    this.batchCommitments = []; // the deal commitments of the batch being applied (applyEvents)
   }
 
   get game() {
@@ -120,13 +121,13 @@ export class RoomStore {
     if (extra.timer !== undefined) this.timer = extra.timer;
     this.stale = gameStale || this.tableStale;
     for (const c of this.batchCommitments) rememberCommitment(this.code, c.game, c.hand, c.commitment);
-    this.batchCommitments = null;
+    this.batchCommitments = [];
   }
 
   /** A seed of hand ``hand`` revealed (the hand ended, or its deal was redealt): commitments
    * of it that came in this batch were not received before their deal. */
   revealed(hand) {
-    if (this.batchCommitments) this.batchCommitments = this.batchCommitments.filter((c) => c.game !== this.table?.game_number || c.hand !== hand);
+    this.batchCommitments = this.batchCommitments.filter((c) => c.game !== this.table?.game_number || c.hand !== hand);
   }
 
   setYou(you) {
@@ -196,8 +197,7 @@ export class RoomStore {
         return null;
       case "deal_committed":
         table.seed_commitment = ev.commitment;
-        if (this.batchCommitments) this.batchCommitments.push({ game: table.game_number, hand: ev.hand, commitment: ev.commitment });
-        else rememberCommitment(this.code, table.game_number, ev.hand, ev.commitment); // (seen.js)
+        this.batchCommitments.push({ game: table.game_number, hand: ev.hand, commitment: ev.commitment }); // kept at the batch's end
         return null;
       case "rules_changed":
       case "rules_set":
@@ -274,7 +274,7 @@ export class RoomStore {
       case "redealt":
         // a deal's seed revealed: which deal's, the batch may not say (the view can be behind):
         // none of its commitments is kept (a hand may then be "unseen", never wrongly ✔)
-        if (this.batchCommitments) this.batchCommitments = [];
+        this.batchCommitments = [];
         return "game";
       default:
         return GAME_EVENTS.has(ev.kind) ? "game" : "table";

@@ -34,12 +34,14 @@ export async function render(main, [gameId, analysisRoute]) {
   // A player who left mid-game (the record's ``left``): their seat is a bot's by the end, so
   // ``players`` has null there; before the play they left at, the cards were theirs.
   const leaver = (i) => (Array.isArray(s.record?.left) ? s.record.left : []).find((e) => e?.seat === i && Number.isInteger(e.hand) && Number.isInteger(e.plays));
+  /** The name the record gives seat ``i``'s leaver (else the seat's own). */
+  const ownName = (i) => names()[i] || `${t("bot")} ${num(i + 1)}`;
+  const leaverName = (e) => (typeof e.name === "string" && e.name) || ownName(e.seat);
   /** Seat ``i``'s name at ``at`` = {hand, play} (indices from 0), or over the whole game. */
   const seatName = (i, at) => {
-    const own = names()[i] || `${t("bot")} ${num(i + 1)}`;
     const gone = leaver(i);
-    if (!gone) return own;
-    const who = (typeof gone.name === "string" && gone.name) || own;
+    if (!gone) return ownName(i);
+    const who = leaverName(gone);
     if (!at) return t("left_then_bot", { name: who });
     return at.hand < gone.hand || (at.hand === gone.hand && at.play < gone.plays) ? who : t("bot_for", { name: who });
   };
@@ -47,10 +49,10 @@ export async function render(main, [gameId, analysisRoute]) {
   // («Ben (سپس ربات)»): it takes the page's direction, not the name's (a bare name, its own).
   const seatBdi = (i) => h("bdi", leaver(i) ? { dir: document.documentElement.dir || "auto" } : {}, seatName(i));
   const leftNotes = () =>
-    [0, 1, 2, 3].map(leaver).filter(Boolean).map((e) => {
-      const who = (typeof e.name === "string" && e.name) || names()[e.seat] || `${t("bot")} ${num(e.seat + 1)}`;
-      return h("p.small.left-note", {}, t(e.plays ? "replay_left" : "replay_left_at_start", { name: who, hand: e.hand + 1, n: e.plays }));
-    });
+    [0, 1, 2, 3]
+      .map(leaver)
+      .filter(Boolean)
+      .map((e) => h("p.small.left-note", {}, t(e.plays ? "replay_left" : "replay_left_at_start", { name: leaverName(e), hand: e.hand + 1, n: e.plays })));
 
   async function load() {
     try {

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from hokm.accounts.security import LoginLimiter
+from hokm.accounts.security import LoginLimiter, Passwords
 from hokm.accounts.store import GameOutcome
 from hokm.client import HokmClient
 from tests.accounts.live import Live, autoplay, game_result, live_server
@@ -197,6 +197,29 @@ async def test_login_is_rate_limited_per_account(live: Live) -> None:
             "/api/accounts/login", json={"username": "bystander", "password": "password-1"}
         )
         assert fine.status_code == 200
+
+
+async def test_a_password_reset_lets_its_owner_in_at_once(live: Live) -> None:
+    """A player who forgot their password locks themselves out trying; the operator resets it
+    (``hokm accounts reset-password``, which writes the database from another process). The
+    new password logs in at once, not 15 minutes later; wrong ones count again from there."""
+    await (await live.account("forgetful")).aclose()
+    async with live.http() as http:
+
+        async def login(password: str) -> httpx.Response:
+            body = {"username": "forgetful", "password": password}
+            return await http.post("/api/accounts/login", json=body)
+
+        for _ in range(5):
+            assert (await login("was-it-this")).status_code == 401
+        assert (await login("password-1")).status_code == 429
+        found = await live.store.account_by_username("forgetful")
+        assert found is not None
+        await live.store.set_password(found.player_id, await Passwords().hash("fresh-pass-2"))
+        assert (await login("fresh-pass-2")).status_code == 200
+        for _ in range(5):
+            assert (await login("was-it-this")).status_code == 401
+        assert (await login("fresh-pass-2")).status_code == 429
 
 
 async def test_wrong_passwords_from_elsewhere_do_not_lock_the_owner_out(live: Live) -> None:

@@ -100,6 +100,27 @@ def test_rate_limit_per_address_across_accounts() -> None:
     limiter.check(account="fresh", address="2.2.2.2", now=1)
 
 
+def test_failures_before_a_password_change_do_not_count_against_the_account() -> None:
+    """``since`` (the password's last change) sets the account's earlier failures aside; the
+    address's counter keeps every one, and failures after the change count as usual."""
+    limiter = LoginLimiter(max_per_pair=3, max_per_address=5, window_seconds=100)
+    for i in range(3):
+        limiter.failed(account="sara", address="a", now=i)
+    with pytest.raises(RateLimitedError):
+        limiter.check(account="sara", address="a", now=5)
+    limiter.check(account="sara", address="a", now=5, since=2.5)  # reset at 2.5: allowed
+    limiter.failed(account="sara", address="a", now=6)
+    limiter.failed(account="sara", address="a", now=7)
+    with pytest.raises(RateLimitedError):  # five from the address, whatever the account's
+        limiter.check(account="sara", address="a", now=8, since=2.5)
+    limiter.check(account="sara", address="b", now=8, since=2.5)  # 3 since, from b: none
+    limiter.failed(account="sara", address="b", now=9)
+    limiter.failed(account="sara", address="b", now=10)
+    limiter.failed(account="sara", address="b", now=11)
+    with pytest.raises(RateLimitedError):  # three after the change, from b
+        limiter.check(account="sara", address="b", now=12, since=2.5)
+
+
 def test_success_clears_the_account_failures() -> None:
     limiter = LoginLimiter(max_per_pair=2, max_per_address=100, window_seconds=100)
     limiter.failed(account="sara", address="a", now=0)

@@ -27,6 +27,7 @@ import pytest
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
+from hokm.accounts.security import Passwords
 from hokm.cli import main as cli_main
 from hokm.client import ClientError, HokmClient, ServerError
 from hokm.server import create_app
@@ -700,6 +701,10 @@ async def test_failed_logins_are_counted_once_for_every_node(
             refused = await login(i, "password-1")  # even the right one, for a while
             assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
             assert int(refused.headers["Retry-After"]) > 800
+        found = await a.store.account_by_username("mina_l")  # the operator resets it
+        assert found is not None
+        await a.store.set_password(found.player_id, await Passwords().hash("password-2"))
+        assert (await login(1, "password-2")).status_code == 200  # the old tries set aside
 
 
 @contextlib.asynccontextmanager

@@ -34,7 +34,7 @@ import re
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -234,6 +234,10 @@ class Passwords:
         return await self._in_thread(self.verify_sync, stored, password)
 
 
+#: how many of :meth:`LoginLimiter.keys` (the first) are the account's; the rest are the address's
+ACCOUNT_COUNTERS = 2
+
+
 @dataclass
 class LoginLimiter:
     """Failed logins within a sliding window, counted per account name *from one address*,
@@ -270,11 +274,18 @@ class LoginLimiter:
             del self._failures[key]
         return times
 
-    def check(self, *, account: str, address: str, now: float) -> None:
-        """Raise :class:`RateLimitedError` if a counter is over its limit; change nothing."""
+    def check(self, *, account: str, address: str, now: float, since: float | None = None) -> None:
+        """Raise :class:`RateLimitedError` if a counter is over its limit; change nothing.
+
+        ``since``: the time the account's password last changed. Failures before it do not
+        count against the account (they guessed a password it no longer has), so a player
+        whose forgotten password an operator reset is not kept out by their own old tries;
+        the address's counter keeps them all."""
         wait = 0.0
-        for key, limit in self.keys(account, address):
-            times = self._recent(key, now)
+        for i, (key, limit) in enumerate(self.keys(account, address)):
+            times: Sequence[float] = self._recent(key, now)
+            if since is not None and i < ACCOUNT_COUNTERS:
+                times = [t for t in times if t > since]
             if len(times) >= limit:
                 wait = max(wait, times[len(times) - limit] + self.window_seconds - now)
         if wait > 0:
@@ -290,7 +301,7 @@ class LoginLimiter:
 
     def succeeded(self, *, account: str, address: str) -> None:
         """A good login clears the account's failures (not the address's)."""
-        for key, _ in self.keys(account, address)[:2]:
+        for key, _ in self.keys(account, address)[:ACCOUNT_COUNTERS]:
             self._failures.pop(key, None)
 
 
@@ -299,7 +310,9 @@ class FailedLogins(Protocol):
     by several server processes (``hokm.server.cluster.RedisFailedLogins``), so that running
     more processes does not allow more guesses."""
 
-    async def check(self, *, account: str, address: str, now: float) -> None: ...
+    async def check(
+        self, *, account: str, address: str, now: float, since: float | None = None
+    ) -> None: ...
 
     async def failed(self, *, account: str, address: str, now: float) -> None: ...
 
@@ -312,8 +325,10 @@ class LocalFailedLogins:
     def __init__(self, limiter: LoginLimiter) -> None:
         self.limiter = limiter
 
-    async def check(self, *, account: str, address: str, now: float) -> None:
-        self.limiter.check(account=account, address=address, now=now)
+    async def check(
+        self, *, account: str, address: str, now: float, since: float | None = None
+    ) -> None:
+        self.limiter.check(account=account, address=address, now=now, since=since)
 
     async def failed(self, *, account: str, address: str, now: float) -> None:
         self.limiter.failed(account=account, address=address, now=now)

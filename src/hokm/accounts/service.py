@@ -7,7 +7,7 @@ No HTTP here: the server's ``accounts_api`` maps requests to these calls and
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ from hokm.accounts.errors import (
     InvalidInputError,
     NotAuthenticatedError,
     NotFoundError,
+    RateLimitedError,
 )
 from hokm.accounts.security import (
     FailedLogins,
@@ -29,7 +30,7 @@ from hokm.accounts.security import (
     new_session_token,
     username_key,
 )
-from hokm.accounts.store import AccountStore
+from hokm.accounts.store import AccountRow, AccountStore
 
 __all__ = ["SESSION_DAYS", "AccountService", "Session"]
 
@@ -112,8 +113,9 @@ class AccountService:
             raise InvalidCredentialsError()
         key = username_key(username)
         failures = self.failed_logins or LocalFailedLogins(self.limiter)
-        await failures.check(account=key, address=address, now=self.clock())
-        account = await self.store.account_by_username(username)
+        account = await self._checked(
+            failures, key, address, lambda: self.store.account_by_username(username)
+        )
         stored = account.password_hash if account is not None else None
         if not await self.passwords.verify(stored, password) or account is None:
             await failures.failed(account=key, address=address, now=self.clock())
@@ -122,6 +124,34 @@ class AccountService:
         if self.passwords.needs_rehash(account.password_hash):
             await self.store.set_password(account.player_id, await self.passwords.hash(password))
         return await self._new_session(account.player_id)
+
+    async def _checked(
+        self,
+        failures: FailedLogins,
+        key: str,
+        address: str,
+        find: Callable[[], Awaitable[AccountRow | None]],
+    ) -> AccountRow | None:
+        """The account ``find`` gives, once the login limits allow a try. Failures before the
+        account's last password change do not count against it (``since``), so a player whose
+        forgotten password an operator reset (``hokm accounts reset-password``, another
+        process) is not kept out by their own earlier tries. The limits are asked first, as
+        before any lookup; only a refusal looks the account up to ask again."""
+        try:
+            await failures.check(account=key, address=address, now=self.clock())
+        except RateLimitedError:
+            account = await find()
+            if account is None:
+                raise
+            await failures.check(
+                account=key, address=address, now=self.clock(), since=self._changed(account)
+            )
+            return account
+        return await find()
+
+    @staticmethod
+    def _changed(account: AccountRow) -> float:
+        return account.password_changed_at / 1000
 
     async def session_player(self, token: str | None) -> str | None:
         """The player of a valid, unexpired session token."""
@@ -177,7 +207,9 @@ class AccountService:
             raise NotAuthenticatedError("log in with an account first")
         key = username_key(account.username)
         failures = self.failed_logins or LocalFailedLogins(self.limiter)
-        await failures.check(account=key, address=address, now=self.clock())
+        await failures.check(
+            account=key, address=address, now=self.clock(), since=self._changed(account)
+        )
         if not await self.passwords.verify(account.password_hash, password):
             await failures.failed(account=key, address=address, now=self.clock())
             raise InvalidCredentialsError(wrong[0], message_fa=wrong[1])

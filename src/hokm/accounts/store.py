@@ -49,6 +49,7 @@ class AccountRow:
     username: str
     password_hash: str
     created_at: int
+    password_changed_at: int  # ms, as created_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +396,13 @@ class AccountStore:
             row = (await conn.execute(sa.select(a).where(where))).first()
         if row is None:
             return None
-        return AccountRow(row.player_id, row.username, row.password_hash, int(row.created_at))
+        return AccountRow(
+            row.player_id,
+            row.username,
+            row.password_hash,
+            int(row.created_at),
+            int(row.password_changed_at),
+        )
 
     async def set_password(self, player_id: str, password_hash: str) -> None:
         a = self.t.accounts

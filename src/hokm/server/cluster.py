@@ -56,6 +56,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from hokm.accounts.errors import RateLimitedError
+from hokm.accounts.security import ACCOUNT_COUNTERS
 from hokm.server.errors import error_frame
 from hokm.server.limits import LOOPBACK, AddressLimits
 
@@ -143,7 +144,9 @@ class RedisFailedLogins:
         prefix = f"{self.cluster.prefix}login:"
         return [(prefix + key, limit) for key, limit in self.limits().keys(account, address)]
 
-    async def check(self, *, account: str, address: str, now: float) -> None:
+    async def check(
+        self, *, account: str, address: str, now: float, since: float | None = None
+    ) -> None:
         window = self.limits().window_seconds
         keys = self._keys(account, address)
         async with self.cluster._db().pipeline(transaction=False) as pipe:
@@ -152,7 +155,11 @@ class RedisFailedLogins:
                 pipe.zrange(key, 0, -1, withscores=True)
             answers = await pipe.execute()
         wait = 0.0
-        for (_, limit), times in zip(keys, answers[1::2], strict=True):
+        for i, ((_, limit), found) in enumerate(zip(keys, answers[1::2], strict=True)):
+            # the account's counters (not the address's) keep only failures after ``since``
+            if since is not None and i < ACCOUNT_COUNTERS:
+                found = [t for t in found if float(t[1]) > since]
+            times = found
             if len(times) >= limit:
                 wait = max(wait, float(times[len(times) - limit][1]) + window - now)
         if wait > 0:
@@ -169,7 +176,7 @@ class RedisFailedLogins:
 
     async def succeeded(self, *, account: str, address: str) -> None:
         async with self.cluster._db().pipeline(transaction=False) as pipe:
-            for key, _ in self._keys(account, address)[:2]:  # the account's, not the address's
+            for key, _ in self._keys(account, address)[:ACCOUNT_COUNTERS]:
                 pipe.delete(key)
             await pipe.execute()
 

@@ -434,6 +434,26 @@ async def test_a_match_is_not_started_with_a_player_seated_elsewhere_meanwhile(
     await client.close()
 
 
+async def test_a_match_is_not_started_with_an_account_deleted_while_waiting(
+    live: Live,
+) -> None:
+    """The operator deletes a waiting player's account (``hokm accounts delete``, another
+    process: the queue is not told). A fourth joins and would complete the match: it is not
+    started with the deleted player, a ghost the others would wait for and then play with a
+    bot in its seat; the ghost leaves the queue, the two others wait on as they were."""
+    people = await _accounts(live, "erased", 4)
+    for p in people[:3]:
+        assert (await p.post("/api/quick/join")).json()["state"] == "waiting"
+    ghost = await _pid(people[0])
+    assert await live.store.delete_account(ghost)
+    assert (await people[3].post("/api/quick/join")).json()["state"] == "waiting"
+    assert ghost not in live.accounts.quick.queue
+    statuses = [(await p.get("/api/quick/status")).json() for p in people[1:]]
+    assert [s["state"] for s in statuses] == ["waiting"] * 3
+    for p in people[1:]:  # (the queue is the module's server's: empty it for the next tests)
+        await p.post("/api/quick/leave")
+
+
 async def test_queue_rules_join_leave_and_accounts_only(live: Live) -> None:
     (http,) = await _accounts(live, "queuer", 1)
     assert (await http.post("/api/quick/join")).status_code == 200

@@ -252,16 +252,28 @@ class QuickMatch:
     async def _tick(self) -> None:
         self._drop_gone()
         for match in self.queue.tick(now=self.clock()):
-            busy = [p for p in match.humans if self.seated is not None and await self.seated(p)]
-            if busy:  # sat down to another game since their last look: out, the rest back in
-                for player in busy:
-                    self.gone[player] = ("in_game", self.clock())
+            busy = {p: why for p in match.humans if (why := await self._unavailable(p))}
+            if busy:  # out of the queue, told why; the others back in with their waiting time
+                for player, why in busy.items():
+                    self.gone[player] = (why, self.clock())
                     self.identities.pop(player, None)
                 self.queue.restore([p for p in match.humans if p not in busy])
                 continue
             await self._start(match)
         for player in [p for p in self.identities if p not in self.queue]:
             del self.identities[player]
+
+    async def _unavailable(self, player: str) -> str | None:
+        """Why a matched player cannot play the match, if they cannot: ``in_game`` (sat down
+        to another game since their last look: two games at once) or ``deleted`` (the
+        account was erased by the operator's ``hokm accounts delete``, from another process:
+        the queue would have kept them until they were ``stale_seconds`` away, a ghost that
+        three players would wait for and then play against a bot)."""
+        if self.seated is not None and await self.seated(player):
+            return "in_game"
+        if await self.service.store.account_by_id(player) is None:
+            return "deleted"
+        return None
 
     async def _start(self, match: Match) -> None:
         if self.start_match is None:

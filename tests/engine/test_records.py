@@ -205,6 +205,15 @@ def test_an_ace_draw_without_its_ace_is_an_error_before_any_hand() -> None:
     assert error["reason"] == said
 
 
+def test_an_ace_draw_under_rules_that_choose_the_first_hakem_otherwise_is_an_error() -> None:
+    game, _ = random_game(RuleSet(), 3)
+    record = record_from_game(game)
+    record["rules"]["first_hakem"] = "random"
+    error = error_of(record)
+    assert error["hand"] is None
+    assert error["reason"] == "an ace draw is given, but the rules' first_hakem is 'random'"
+
+
 def test_a_card_not_held_is_an_error_at_that_play() -> None:
     record = played_record(NORMAL_7_1, {})
     record["hands"][0]["plays"][0] = "AS"

@@ -314,6 +314,10 @@ def _first_game(rules: RuleSet, record: Record) -> Game:
     assert hakem is not None  # parse_record requires it
     if record.ace_draw is None:
         return Game(rules, hakem=Seat(hakem), hakem_method="record")
+    if rules.first_hakem != "ace_draw":  # the record contradicts itself
+        raise _Broken(
+            None, f"an ace draw is given, but the rules' first_hakem is {rules.first_hakem!r}"
+        )
     game = Game(rules, first_hakem="ace_draw")
     try:
         draw = DrawAces(

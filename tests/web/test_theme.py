@@ -8,6 +8,7 @@ page's colours as they were before the theme existed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -357,3 +358,20 @@ def test_the_light_theme_keeps_the_colours_it_had(
     }  # a hand may have no red card
     assert len(wanted) >= len(_LIGHT_TABLE) - 1
     assert computed(page, wanted) == wanted
+
+
+def test_the_dark_palette_chosen_and_the_systems_are_the_same() -> None:
+    """style.css writes the dark palette twice: chosen («تیره»), and the system's while the
+    theme is «خودکار» (a media query cannot share a rule with an attribute selector, and
+    ``light-dark()`` is too new for the phones our players have). The two must not drift."""
+    css = (Path(__file__).resolve().parents[2] / "src/hokm/web/css/style.css").read_text()
+
+    def block(opening: str) -> dict[str, str]:
+        start = css.index(opening) + len(opening)
+        body = css[start : css.index("}", start)]
+        pairs = (d.split(":", 1) for d in body.split(";") if ":" in d)
+        return {name.strip(): value.strip() for name, value in pairs}
+
+    chosen = block(':root[data-theme="dark"] {')
+    system = block(':root:not([data-theme="light"]) {')
+    assert len(chosen) > 30 and chosen == system

@@ -161,3 +161,26 @@ async def test_games_stored_but_never_recorded_are_caught_up_once(live: Live) ->
     finally:
         del live.store.record_game
     assert (await _me(a))["games_played"] == 3
+
+
+async def test_games_a_stopped_process_left_unreported_are_caught_up_within_the_hour(
+    live: Live,
+) -> None:
+    """With several processes, one that dies between storing a game and reporting it, and is
+    never started again, left the game unrecorded until some process restarted. Each
+    process now looks every hour (``recover_orphans``); a game that ended in the last ten
+    minutes is left to its room, which may be recording it at that moment."""
+    (a,), (ia,) = await _ids(live, "orphan", 1)
+    storage = live.store.storage
+    start = time.time()  # (after the server first recorded games: games before are not)
+    for n, seconds in ((1, 60), (2, 1700)):
+        at = int((start + seconds) * 1000)
+        summary = GameSummary(f"OR{ia}-{n}", "NOROOM", n, at, 0, (7, 3), False)
+        await storage.save_game(summary, {"result": _result((ia, None, None, None), 0).to_dict()})
+    rooms = live.app.state.hokm.rooms
+    now = start + 1800  # half an hour on: the first ended 29 minutes ago, the second 100 s
+    await rooms.recover_orphans(now)
+    assert (await _me(a))["games_played"] == 1
+    assert rooms.recover_next == now + 3600
+    await rooms.recover_orphans(now + 600)
+    assert (await _me(a))["games_played"] == 2

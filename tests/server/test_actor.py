@@ -274,7 +274,7 @@ async def test_the_sweeper_catches_up_after_a_listener_failed_and_backs_off(
         heard.append(game_id)
         raise RuntimeError("the accounts' database is away")
 
-    async def catch_up() -> int:
+    async def catch_up(before: int | None) -> int:
         calls.append(time.time())
         if len(calls) == 1:
             raise RuntimeError("still away")

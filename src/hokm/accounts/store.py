@@ -515,11 +515,16 @@ class AccountStore:
         return _ratings_of(rows, ids)
 
     async def unrecorded_games(
-        self, *, since: int = 0, after: tuple[int, str] | None = None, limit: int = 500
+        self,
+        *,
+        since: int = 0,
+        before: int | None = None,
+        after: tuple[int, str] | None = None,
+        limit: int = 500,
     ) -> list[UnrecordedGame]:
         """Stored games whose outcome was never recorded (the server stopped, or recording
-        failed, in between), finished at ``since`` (ms) or later, in (finished_at, game_id)
-        order after ``after``."""
+        failed, in between), finished at ``since`` (ms) or later (and before ``before``), in
+        (finished_at, game_id) order after ``after``."""
         g, rec, rooms = self.storage.t.games, self.t.recorded, self.storage.t.rooms
         query = (
             sa.select(g.c.game_id, g.c.code, g.c.finished_at, rooms.c.owner, g.c.record)
@@ -528,6 +533,8 @@ class AccountStore:
             .order_by(g.c.finished_at, g.c.game_id)
             .limit(limit)
         )
+        if before is not None:
+            query = query.where(g.c.finished_at < before)
         if after is not None:
             query = query.where(sa.tuple_(g.c.finished_at, g.c.game_id) > sa.tuple_(*after))
         async with self.storage.engine.connect() as conn:

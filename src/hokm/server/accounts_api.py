@@ -421,17 +421,19 @@ class AccountsState:
     # New accounts per client address: 5 at once, then one a minute (docs/protocol.md §8).
     registrations: Limits = field(default_factory=lambda: AddressLimits(rate=1 / 60, burst=5))
 
-    async def catch_up(self) -> int:
+    async def catch_up(self, before: int | None = None) -> int:
         """Record the stored games whose outcome was never recorded (the server died, or
         recording failed, between storing a game and recording it), each dated when it
         finished; how many were recorded. Games finished before this server first recorded
-        games (:data:`RECORDING_SINCE`) are left alone. Raises if some could not be recorded
-        (they are tried again at the next catch-up)."""
+        games (:data:`RECORDING_SINCE`) are left alone, and with ``before`` (ms) those that
+        finished at or after it. Raises if some could not be recorded (they are tried again
+        at the next catch-up)."""
         # (first set by the catch-up of the first start, before any game is played)
         since = int(await self.service.store.storage.setting(RECORDING_SINCE, str(_now_ms())))
         done, failed = 0, 0
         after: tuple[int, str] | None = None
-        while rows := await self.service.store.unrecorded_games(since=since, after=after):
+        store = self.service.store
+        while rows := await store.unrecorded_games(since=since, before=before, after=after):
             for game in rows:
                 try:
                     result = GameResult.from_dict(game.record["result"])

@@ -81,6 +81,12 @@ SIDE_QUEUE = 8  # jobs outside the rooms (RoomManager.offload) waiting before mo
 ANALYSIS_QUEUE = 4  # analyses (RoomManager.analyse) running or waiting before more are refused
 DAY = 86_400.0
 PRUNE_FIRST_SECONDS = 600.0  # the first daily prune of old inputs (prune_days) after a start
+# With several processes (a cluster), each looks this often for what a process that died and
+# never came back left undone (RoomManager.recover): a game it ended but did not store, or
+# stored but did not report. Games that ended in the last RECOVER_SETTLE seconds are left to
+# their room, which may be reporting them right now.
+RECOVER_SECONDS = 3600.0
+RECOVER_SETTLE = 600.0
 
 
 class Busy(Exception):
@@ -1054,8 +1060,9 @@ class RoomManager:
         # (the accounts code records points and ratings here).
         self.game_listeners: list[GameListener] = []
         # Called at start-up and after a listener failed: report stored games that were
-        # never reported (the accounts code records the points of such games here).
-        self.catch_ups: list[Callable[[], Awaitable[int]]] = []
+        # never reported (the accounts code records the points of such games here); with a
+        # ``before`` (ms), only games that ended before it.
+        self.catch_ups: list[Callable[[int | None], Awaitable[int]]] = []
         # Called with each room loaded from storage (after a restart, or moved from another
         # process): the accounts code starts a quick room its matched players never saw begin.
         self.load_listeners: list[Callable[[RoomActor], None]] = []
@@ -1065,6 +1072,7 @@ class RoomManager:
         # The next daily prune of old inputs (``prune_days``): ten minutes after the start,
         # not while a restart's recovery and returning players load rooms.
         self.prune_next = time.time() + PRUNE_FIRST_SECONDS
+        self.recover_next = time.time() + RECOVER_SECONDS  # (the start recovers at once)
         # The lock of each room being loaded or unloaded (while someone holds or waits for it).
         self._loading: dict[str, _RoomLock] = {}
         self._pool: concurrent.futures.Executor | None = None
@@ -1104,10 +1112,12 @@ class RoomManager:
         self._side_slots = asyncio.Semaphore(max(1, workers - 1))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
-    async def recover(self) -> None:
+    async def recover(self, before: int | None = None) -> None:
         """After a start: load every room whose input log goes past its snapshot (the server
         stopped without its final snapshot, e.g. killed), which stores and reports any game
-        such inputs ended; then report stored games never reported (the catch-ups)."""
+        such inputs ended; then report stored games never reported (the catch-ups; with
+        ``before``, ms, those that ended before it). With a cluster, a room another live
+        process holds stays there (its tail is its own); one whose process died is claimed."""
         codes = await self.storage.rooms_with_tail()
         recovered = elsewhere = 0
         for code in codes:
@@ -1126,15 +1136,15 @@ class RoomManager:
                 f"; {elsewhere} held by another process" if elsewhere else "",
                 ", ".join(codes[:20]) + (" …" if len(codes) > 20 else ""),
             )
-        await self.catch_up()
+        await self.catch_up(before)
 
-    async def catch_up(self) -> None:
+    async def catch_up(self, before: int | None = None) -> None:
         """Run the catch-ups; if one fails, again later (backing off)."""
         self.catch_up_due = False
         failed = False
         for catch_up in list(self.catch_ups):
             try:
-                done = await catch_up()
+                done = await catch_up(before)
             except Exception:
                 log.exception("catching up on unreported games failed; tried again later")
                 failed = True
@@ -1159,6 +1169,20 @@ class RoomManager:
             await self.unload_idle(time.time())
             if self.settings.prune_days and time.time() >= self.prune_next:
                 await self.prune_old_inputs(time.time())
+            if self.cluster is not None and time.time() >= self.recover_next:
+                await self.recover_orphans(time.time())
+
+    async def recover_orphans(self, now: float) -> None:
+        """What a process of the cluster that died and never came back left undone: its
+        rooms' last inputs (a game ended but not stored: :meth:`recover` claims and loads
+        such a room) and games it stored but did not report. A process that restarts does
+        this at its start; every ``RECOVER_SECONDS`` each process does it too, so a process
+        taken away for good (fewer processes after a crash) loses no game's points."""
+        self.recover_next = now + RECOVER_SECONDS
+        try:
+            await self.recover(before=int((now - RECOVER_SETTLE) * 1000))
+        except Exception:
+            log.exception("looking for rooms and games a stopped process left failed")
 
     async def prune_old_inputs(self, now: float) -> int:
         """Delete the stored inputs before their room's snapshot older than ``prune_days``

@@ -1118,7 +1118,8 @@ class RoomManager:
         such inputs ended; then report stored games never reported (the catch-ups; with
         ``before``, ms, those that ended before it). With a cluster, a room another live
         process holds stays there (its tail is its own); one whose process died is claimed."""
-        codes = await self.storage.rooms_with_tail()
+        # (a room loaded here has a tail of its own: the inputs since its last snapshot)
+        codes = [c for c in await self.storage.rooms_with_tail() if c not in self.actors]
         recovered = elsewhere = 0
         for code in codes:
             try:
@@ -1128,7 +1129,7 @@ class RoomManager:
                 continue
             recovered += isinstance(room, RoomActor)
             elsewhere += room is not None and not isinstance(room, RoomActor)
-        if codes:
+        if codes and (recovered or before is None):  # (the hourly look: only what it found)
             log.info(
                 "recovered %d of %d rooms whose inputs went past their snapshot%s (%s)",
                 recovered,

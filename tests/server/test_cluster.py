@@ -271,6 +271,38 @@ async def test_when_the_owner_dies_another_node_takes_its_rooms_from_the_databas
         await back.close()
 
 
+async def test_a_dead_nodes_room_nobody_comes_back_to_is_taken_within_the_hour(
+    tmp_path: Path,
+) -> None:
+    """Node A dies with inputs of a room past its last snapshot, and its players never come
+    back (the game had just ended, say). Node B's hourly look (``recover_orphans``) claims
+    the room and replays it from the database, as a start-up does; a room B holds itself,
+    or a live node's, is left as it is."""
+    async with _nodes(tmp_path) as (a, b):
+        owner, guest, code = await _started_across(a, b)
+
+        def two(c: HokmClient) -> bool:
+            return sum(e["event"]["kind"] == "card_played" for e in guest.events) >= 2
+
+        await asyncio.gather(owner.play_until(two, timeout=60), guest.play_until(two, timeout=60))
+        await asyncio.sleep(0.2)
+        version = guest.version
+        await guest.close()
+        await owner.close()
+        mine, _ = await table_with_bots(b.url, bots=(1, 2, 3))  # a room of B's own
+        await b.rooms.recover_orphans(time.time())
+        assert code not in b.rooms.actors  # A is alive: its room stays there
+        await _kill(a)
+        for _ in range(200):
+            if not await b.cluster.alive(a.cluster.node):
+                break
+            await asyncio.sleep(0.1)
+        await b.rooms.recover_orphans(time.time())
+        actor = b.rooms.actors[code]
+        assert isinstance(actor, RoomActor) and actor.table.version >= version
+        await mine.close()
+
+
 class _Socket:
     """A socket as a room sees it: what it was sent, and how it was closed."""
 

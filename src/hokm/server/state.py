@@ -138,18 +138,21 @@ class ServerState:
         """The rooms where ``player`` holds a seat in a game in progress: those loaded now, and
         those stored so when they were unloaded (each loaded to check it; with storage down,
         the loaded rooms still answer)."""
-        codes = set(self.rooms.actors)
+        local = self.rooms.actors  # (looked at directly: asked at every quick-match look)
+        playing = [c for c, a in local.items() if player in a.table.players_in_game()]
+        stored: list[str] = []
         with contextlib.suppress(Exception):
-            codes.update(await self.storage.seated_rooms(player))
-        playing: list[str] = []
-        for code in sorted(codes):
+            stored = await self.storage.seated_rooms(player)
+        for code in stored:
+            if code in playing:
+                continue
             try:
                 room = await self.rooms.get(code)
                 if room is not None and await room.seated(player):
                     playing.append(code)
             except Exception:  # a room that cannot be loaded is no game to go back to
                 continue
-        return playing
+        return sorted(playing)
 
     def share_limits(self, shared: Callable[[str, AddressLimits], Limits]) -> None:
         """Put the per-address limits where every process keeps them (``shared(name, local)``,

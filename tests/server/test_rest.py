@@ -323,8 +323,8 @@ async def test_the_web_client_s_files_are_sent_gzipped_to_browsers_that_take_it(
     server: str,
 ) -> None:
     """A phone on a slow network loads the scripts a third of their size; a client that does
-    not say it takes gzip gets them as written, and a revalidation still gets 304. The API's
-    answers are not compressed."""
+    not say it takes gzip gets them as written, and a revalidation still gets 304 (each load
+    revalidates: ``no-cache``). The API's answers are not compressed."""
     written = (WEB_DIR / "js" / "table.js").read_bytes()
     async with httpx.AsyncClient(base_url=server) as http:
         packed = await http.get("/js/table.js", headers={"Accept-Encoding": "gzip"})
@@ -333,6 +333,7 @@ async def test_the_web_client_s_files_are_sent_gzipped_to_browsers_that_take_it(
         assert int(packed.headers["content-length"]) < len(written) / 2
         assert packed.content == written  # (httpx unpacks it)
         assert "content-security-policy" in packed.headers
+        assert packed.headers["cache-control"] == "no-cache"  # (never old modules after an upgrade)
         plain = await http.get("/js/table.js", headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers and plain.content == written
         etag = plain.headers["etag"]

@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from hokm.server import rest
 from hokm.server.auth import AuthChain, GuestAuthenticator, TokenSigner
@@ -71,7 +72,16 @@ class _WebClient:
                 await JSONResponse(_NOT_FOUND, status_code=404)(scope, receive, send)
                 return
             self.files = StaticFiles(directory=self.directory, html=True)
-        await self.files(scope, receive, send)
+
+        async def revalidated(message: Message) -> None:
+            # Asked again at every load (a 304 when unchanged): with no Cache-Control a browser
+            # may keep a file it thinks fresh for a tenth of its age, and after an upgrade run
+            # old modules beside new ones, or an old client against the new protocol.
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).setdefault("cache-control", "no-cache")
+            await send(message)
+
+        await self.files(scope, receive, revalidated)
 
 
 def _plugins() -> list[Any]:

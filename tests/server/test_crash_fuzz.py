@@ -5,7 +5,8 @@ dropped without its final snapshot) and another room manager loads the room from
 database. The table it rebuilds is the one the players had: the same version, game, seats,
 score, chat and members.
 
-``HOKM_CRASH_FUZZ_SEEDS=N`` runs N seeds (a longer soak; CI runs a few).
+``HOKM_CRASH_FUZZ_SEEDS=N`` runs N seeds on SQLite and N/2 on PostgreSQL (a longer soak;
+CI runs a few).
 """
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ import asyncio
 import dataclasses
 import os
 import random
+import secrets
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hokm.engine import RuleSet
+from hokm.server import Settings
 from hokm.server.auth import Identity
 from hokm.server.rooms import RoomActor, RoomManager
 from hokm.storage import SqlStorage
 from hokm.table import TableConfig
-from tests.server.helpers import settings
+from tests.server.helpers import PG_URL, settings
 from tests.server.test_actor import FakeConnection
 from tests.table.test_fuzz import _PLAYERS, _command
 
@@ -48,19 +51,47 @@ async def _settled(actor: RoomActor) -> None:
     await actor.sync(probe, actor.table.version)
 
 
-@pytest.mark.parametrize("seed", range(SEEDS))
+@pytest.mark.parametrize(
+    ("backend", "seed"),
+    [*(("sqlite", s) for s in range(SEEDS)), *(("postgresql", s) for s in range(SEEDS // 2))],
+)
 async def test_a_room_rebuilt_after_a_crash_is_the_one_its_players_had(
-    tmp_path: Path, seed: int
+    tmp_path: Path, backend: str, seed: int
 ) -> None:
     rng = random.Random(seed)
     config = dataclasses.replace(settings(tmp_path / "h.db", table=CONFIG), bot_workers=0)
-    storage = SqlStorage(str(tmp_path / "h.db"))
+    if backend == "postgresql":
+        prefix = f"cf{secrets.token_hex(4)}_"
+        config = dataclasses.replace(config, database_url=PG_URL, table_prefix=prefix)
+    storage = SqlStorage(config.database_url, prefix=config.table_prefix)
     await storage.start()
+    try:
+        code, had = await _play_then_crash(rng, storage, config)
+        second = RoomManager(storage, config)
+        await second.start()
+        try:
+            room = await second.get(code)
+            assert isinstance(room, RoomActor)
+            got = room.table.to_dict()
+        finally:
+            await second.shutdown()
+    finally:
+        if backend == "postgresql":
+            await storage.drop_all()
+        await storage.close()
+    assert got["version"] == had["version"]
+    before, after = _kept(had), _kept(got)
+    assert {k: (v, after.get(k)) for k, v in before.items() if after.get(k) != v} == {}
+
+
+async def _play_then_crash(
+    rng: random.Random, storage: SqlStorage, config: Settings
+) -> tuple[str, dict[str, Any]]:
+    """A room played at random, then its process killed: the room's code and its table."""
     first = RoomManager(storage, config)
     await first.start()
     try:
         actor = await first.create(Identity("ann", "Ann"), _rules(rng))
-        code = actor.code
         conns: dict[str, list[FakeConnection]] = {p: [] for p in _PLAYERS}
         for _ in range(rng.randrange(150, 400)):
             roll = rng.random()
@@ -84,21 +115,9 @@ async def test_a_room_rebuilt_after_a_crash_is_the_one_its_players_had(
         await _settled(actor)
         had = actor.table.to_dict()
         first.drop(actor)  # killed: no final snapshot, nothing more written
+        return actor.code, had
     finally:
         await first.shutdown()
-
-    second = RoomManager(storage, config)
-    await second.start()
-    try:
-        room = await second.get(code)
-        assert isinstance(room, RoomActor)
-        got = room.table.to_dict()
-        assert got["version"] == had["version"], seed
-        before, after = _kept(had), _kept(got)
-        assert {k: (v, after.get(k)) for k, v in before.items() if after.get(k) != v} == {}
-    finally:
-        await second.shutdown()
-        await storage.close()
 
 
 def _rules(rng: random.Random) -> RuleSet:

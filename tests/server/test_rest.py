@@ -524,3 +524,33 @@ async def test_health_says_when_writes_fail_and_the_log_says_it_once(
         await storage.save_player(PlayerRow("g_9", "Ali"))
     back = [r.getMessage() for r in caplog.records if "writes work again" in r.getMessage()]
     assert len(back) == 1 and "(4 failed meanwhile" in back[0]  # 3 saves and a probe
+
+
+async def test_a_page_of_another_site_changes_nothing(server: str) -> None:
+    """A request that changes something, sent by a browser from another site's page, is
+    refused before it is read (403 bad_origin): another site's form of type text/plain
+    posting {"username", "password": "…="} logged its visitor in as the attacker's account
+    (the session cookie of the answer was kept). The same site, and scripts sending no
+    Origin, are served; reading (GET) is not affected."""
+    host = server.removeprefix("http://")
+    evil = {"origin": "https://evil.example", "content-type": "text/plain"}
+    async with httpx.AsyncClient(base_url=server) as http:
+        made = await http.post(
+            "/api/accounts/register", json={"username": "mallory", "password": "hunter22="}
+        )
+        assert made.status_code == 201
+    # what <input name='{"username":"mallory","password":"hunter22' value='"}'> posts
+    form = b'{"username":"mallory","password":"hunter22="}'
+    async with httpx.AsyncClient(base_url=server) as victim:
+        login = await victim.post("/api/accounts/login", content=form, headers=evil)
+        assert login.status_code == 403 and login.json()["code"] == "bad_origin", login.text
+        assert "hokm_session" not in login.cookies
+        guest = (await victim.post("/api/guest", json={"name": "Vic"})).json()
+        room = await victim.post("/api/rooms", json={}, headers={"origin": "null"})
+        assert room.status_code == 403 and room.json()["message_fa"]
+        assert (await victim.get("/api/session")).json()["playing"] == []
+        assert (await victim.get("/api/rules", headers=evil)).status_code == 200
+        same = {"origin": f"http://{host}", "content-type": "text/plain"}
+        assert (await victim.post("/api/accounts/login", content=form, headers=same)).is_success
+        assert (await victim.post("/api/rooms", json={}, headers=same)).status_code == 201
+    assert guest["player"]["name"] == "Vic"

@@ -2,7 +2,8 @@
 
 Options: ``--host`` (127.0.0.1), ``--port`` (8000), ``--db`` (a SQLite path or a database URL;
 default ``HOKM_DATABASE_URL`` or ``var/hokm.db``), ``--bot-workers`` (processes for bots),
-``--allow-origin`` (extra WebSocket origins), ``--bot-delay`` and ``--hand-pause`` (seconds),
+``--allow-origin`` (extra origins for the WebSocket and the API's writes), ``--bot-delay``
+and ``--hand-pause`` (seconds),
 ``--redis`` (a Redis URL: one of several processes on one database, :mod:`hokm.server.cluster`).
 """
 
@@ -163,8 +164,8 @@ def register(subparsers: Any) -> None:
         type=origin,
         default=[],
         metavar="ORIGIN",
-        help="another allowed WebSocket origin, e.g. https://play.example.com (* for any; "
-        "may be given again; added to HOKM_ALLOWED_ORIGINS)",
+        help="another allowed origin (WebSocket and API writes), e.g. https://play.example.com "
+        "(* for any; may be given again; added to HOKM_ALLOWED_ORIGINS)",
     )
     parser.add_argument(
         "--bot-delay",

@@ -32,6 +32,7 @@ from hokm.server.auth import AuthChain, GuestAuthenticator, TokenSigner
 from hokm.server.cluster import Cluster, RedisAddressLimits
 from hokm.server.headers import SecurityHeaders
 from hokm.server.openapi import openapi_document
+from hokm.server.origins import SameOriginWrites
 from hokm.server.rooms import RoomManager
 from hokm.server.state import ServerState, Settings
 from hokm.server.ws import websocket_endpoint
@@ -165,5 +166,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders, web_dir=web_dir)],
+        middleware=[
+            Middleware(SecurityHeaders, web_dir=web_dir),
+            Middleware(SameOriginWrites, allowed=settings.allowed_origins),
+        ],
     )

@@ -30,6 +30,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_name": ("this name cannot be used", "این نام قابل استفاده نیست"),
     "bad_rules": ("a rule option has a bad name or value", "تنظیمات قوانین نامعتبر است"),
     "bad_request": ("the request is malformed", "درخواست نامعتبر است"),
+    "bad_origin": ("a request from another site", "درخواست از سایت دیگری آمده است"),
     "server_error": ("a server error; nothing changed", "خطای سرور؛ چیزی تغییر نکرد"),
     "shutting_down": (
         "the server is restarting; reconnect soon",

@@ -13,9 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -25,6 +23,7 @@ from hokm.server.auth import BadName, Identity, clean_name
 from hokm.server.cluster import MOVED, ClusterError
 from hokm.server.errors import MESSAGES, error_frame
 from hokm.server.limits import LOOPBACK, TokenBucket
+from hokm.server.origins import origin_allowed
 from hokm.server.rest import PROTOCOL_VERSION
 from hokm.server.rooms import Room
 from hokm.server.state import ServerState, Settings
@@ -41,32 +40,6 @@ _ENVELOPE = {
     "sync": ({"last_version"}, set()),
     "ping": (set(), {"t"}),
 }
-
-
-def origin_allowed(headers: Mapping[str, str], allowed: tuple[str, ...]) -> bool:
-    """May a WebSocket upgrade with these headers proceed?
-
-    No ``Origin`` (not a browser) is allowed; a browser's ``Origin`` must name this very
-    host, or be listed in ``allowed`` (``*`` allows every origin).
-
-    >>> origin_allowed({"host": "a.example:8000", "origin": "http://a.example:8000"}, ())
-    True
-    >>> origin_allowed({"host": "a.example:8000", "origin": "https://evil.example"}, ())
-    False
-    >>> origin_allowed({"host": "a:1", "origin": "https://b.example"}, ("https://b.example",))
-    True
-    """
-    origin = headers.get("origin")
-    if origin is None:
-        return True
-    origin = origin.strip().rstrip("/")
-    if "*" in allowed or origin in allowed:
-        return True
-    try:
-        netloc = urlsplit(origin).netloc
-    except ValueError:
-        return False
-    return bool(netloc) and netloc.lower() == headers.get("host", "").lower()
 
 
 class WsConnection:

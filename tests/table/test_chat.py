@@ -211,6 +211,24 @@ def test_invisible_format_characters_are_dropped_from_free_text(clock: Clock) ->
     assert reply["reason"] == "empty"
 
 
+def test_control_characters_and_blanks_are_not_delivered(clock: Clock) -> None:
+    """The command check refuses control characters below U+0020 only: DEL and the C1
+    controls (U+0080–U+009F; U+009B is a terminal's escape, and a script printing chat to a
+    terminal obeyed ``\u009b2J``) were delivered. They are dropped like format characters
+    (the line break stays); a message of blank fillers alone (Hangul filler, the blank
+    Braille pattern), refused as a name, is empty as a message too."""
+    table = make_table(clock)
+    out = ok(table.handle("ann", {"type": "chat", "text": "a\u009b2Jb\u0085\u007fc\nd"}, clock.now))
+    frame = table.render(out.events[0], "ann")
+    assert frame is not None and frame["text"] == "a2Jbc\nd"
+    for blank in ("\u3164\u3164", "\u2800 \u2800", "\u0085"):
+        clock.advance(3)
+        reply = err(
+            table.handle("ann", {"type": "chat", "text": blank}, clock.now), "chat_rejected"
+        )
+        assert reply["reason"] == "empty", blank
+
+
 def test_links_are_refused_in_the_lobby_too(clock: Clock) -> None:
     table = make_table(clock)
     reply = err(

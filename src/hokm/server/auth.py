@@ -26,7 +26,7 @@ from typing import Protocol
 
 from hokm.engine import persian_digits
 from hokm.storage import PlayerRow, SqlStorage
-from hokm.table.chat import check_text
+from hokm.table.chat import BLANK, check_text
 
 __all__ = [
     "COOKIE_NAME",
@@ -113,9 +113,7 @@ class BadName(ValueError):
         self.fa = fa
 
 
-# Characters that show as nothing or a blank yet count as letters or symbols (Hangul fillers,
-# the blank Braille pattern, the combining grapheme joiner, Mongolian and Khmer blanks).
-_BLANK = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f\u180e\u17b4\u17b5")
+_BLANK = BLANK  # (shows as nothing or a blank: hokm.table.chat)
 
 
 def _script(ch: str) -> str | None:

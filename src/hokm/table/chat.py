@@ -32,6 +32,7 @@ from typing import Any
 from hokm.engine import latin_digits
 
 __all__ = [
+    "BLANK",
     "EMOJI",
     "MAX_CHAT_CHARS",
     "PHRASES",
@@ -354,12 +355,24 @@ def is_emoji_only(text: str) -> bool:
     return emoji_sequence(text) is not None
 
 
+#: Characters that show as nothing or a blank yet count as letters or symbols (Hangul
+#: fillers, the blank Braille pattern, the combining grapheme joiner, Mongolian and Khmer
+#: blanks): a name or a message of them alone looks empty.
+BLANK = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f\u180e\u17b4\u17b5")
+
+
 def _visible(text: str) -> str:
-    """``text`` without invisible format characters (direction overrides and isolates,
-    zero-width spaces, soft hyphens), which can disguise what a message says. The zero-width
-    non-joiner and joiner stay: Persian words and emoji need them."""
+    r"""``text`` without invisible format characters (direction overrides and isolates,
+    zero-width spaces, soft hyphens), which can disguise what a message says, and without
+    control characters but the line break (DEL and U+0080–U+009F: the command check refuses
+    only those below U+0020, and a client printing chat to a terminal takes U+009B for an
+    escape). The zero-width non-joiner and joiner stay: Persian words and emoji need them.
+
+    >>> _visible("a\u202eb\u009b2Jc\nd")
+    'ab2Jc\nd'
+    """
     return "".join(
-        ch for ch in text if ch in "\u200c\u200d" or unicodedata.category(ch) != "Cf"
+        ch for ch in text if ch in "\u200c\u200d\n" or unicodedata.category(ch) not in ("Cf", "Cc")
     ).strip()
 
 
@@ -387,7 +400,7 @@ def chat_text(text: str, *, free_text: bool) -> str | ChatRejection:
             return rejection("too_many_emoji")
         return "".join(emoji)
     shown = _visible(text)
-    if not shown:
+    if not shown or all(ch in BLANK or ch.isspace() for ch in shown):
         return rejection("empty")
     if find_link(shown):
         return rejection("link")

@@ -336,6 +336,37 @@ def test_a_name_changed_during_a_hand_is_shown_when_it_ends(clock: Clock) -> Non
     assert table.members["ann"].name == "AS KH QD" and table.members["bob"].name == "Bob"
 
 
+def test_a_member_who_joins_during_a_hand_is_named_when_it_ends(clock: Clock) -> None:
+    """A name is free text: a player's second guest named "AS KH QD" joining to watch told
+    the partner a hand, mid-hand, in ``member_joined``. A newcomer is shown as «مهمان» until
+    the hand ends (told their own name alone, as a held rename), then by their name."""
+    table = one_human_table(clock, config=TableConfig(bot_delay=0, hand_pause=5))
+    clock.advance(5)
+    table.advance(clock.now)
+    assert table.in_hand
+    out = ok(table.handle("cat", {"type": "join", "name": "AS KH QD"}, clock.now))
+    shown = [table.render(e, "ann") for e in out.events]
+    assert "AS KH QD" not in repr(shown) and "AS KH QD" not in repr(table.snapshot_for("ann"))
+    assert [e.kind for e in out.events] == ["member_joined", "rename_held"]
+    assert out.events[0].data["name"] == "مهمان"
+    assert table.render(out.events[1], "cat") is not None
+    ok(table.handle("dan", {"type": "join", "name": "Dan"}, clock.now))
+    assert {m.name for m in table.members.values()} == {"Ann", "مهمان", "مهمان ۲"}
+    rng = random.Random(5)
+    renamed: list[object] = []
+    for _ in range(500):
+        if table.game is None or table.game.hand_results:
+            break
+        out = (
+            play_any(table, clock, "ann", rng)
+            if my_turn(table, "ann")
+            else table.advance(clock.now)
+        )
+        renamed += [e.data["name"] for e in out.events if e.kind == "member_renamed"]
+    assert not table.in_hand and sorted(renamed) == ["AS KH QD", "Dan"]
+    assert table.members["cat"].name == "AS KH QD"
+
+
 def test_look_alike_names_get_a_number_at_one_table(clock: Clock) -> None:
     """Two members shown alike cannot be told apart: a name that looks like another's (other
     case, look-alike letters of another script, an invisible mark) gets a number."""

@@ -74,6 +74,10 @@ def require_not_playing(table: Table, what: str) -> None:
         )
 
 
+#: what a member who joins during a hand is called until it ends ("guest"; then their name)
+NEWCOMER_NAME = "مهمان"
+
+
 def distinct_name(table: Table, player: str, name: str) -> str:
     """``name``, or ``name 2``, ``name 3`` … if another member of the table already shows it
     (two "Ali" at one table could not be told apart in the seats and the chat). A name in
@@ -137,9 +141,18 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
             raise TableError("table_full", "this table is full")
         del table.members[gone]
         table._emit("member_left", {"player": gone, "seat": None, "forfeit": False})
-    name = distinct_name(table, player, cmd.name)  # after any drop: its name is free again
-    table.members[player] = Member(player, name)
-    table._emit("member_joined", {"player": player, "name": name})
+    if table.in_hand:
+        # A name is free text to the partner: a second guest named "AS KH QD" coming to
+        # watch would tell it mid-hand, as a rename would. Shown as a newcomer until the
+        # hand ends (the held rename's way), and to the newcomer alone meanwhile.
+        shown = distinct_name(table, player, NEWCOMER_NAME)
+        table.members[player] = Member(player, shown, pending_name=cmd.name)
+        table._emit("member_joined", {"player": player, "name": shown})
+        table._emit("rename_held", {"player": player, "name": cmd.name}, audience=player)
+    else:
+        name = distinct_name(table, player, cmd.name)  # after any drop: its name is free again
+        table.members[player] = Member(player, name)
+        table._emit("member_joined", {"player": player, "name": name})
     if table.owner is None:
         table.owner = player
         table._emit("owner_changed", {"owner": player})

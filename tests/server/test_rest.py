@@ -449,6 +449,27 @@ async def test_refused_requests_do_not_use_up_the_address_limit(tmp_path: Path) 
             assert "مهمان یا اتاق تازه از این نشانی" in over.json()["message_fa"]
 
 
+async def test_an_ipv6_network_is_one_address_for_the_limits(tmp_path: Path) -> None:
+    """A subscriber's IPv6 network is a /64: 2^64 addresses to one machine. Counted apart,
+    each address of it made its own guests (and rooms, sockets, password guesses): the
+    limits count the /64, and an IPv4 address written as IPv6 as that IPv4 address."""
+    config = settings(tmp_path / "h.db", creations_per_second=0.0, creations_burst=2.0)
+    async with running_server(config) as url, httpx.AsyncClient(base_url=url) as http:
+
+        async def guest(address: str) -> int:
+            answer = await http.post(
+                "/api/guest", json={"name": "Sara"}, headers={"X-Forwarded-For": address}
+            )
+            http.cookies.clear()
+            return answer.status_code
+
+        assert [await guest(f"2001:db8:5:6::{n}") for n in (1, 2, 3)] == [200, 200, 429]
+        assert await guest("2001:db8:5:6:ffff:ffff:ffff:ffff") == 429
+        assert await guest("2001:db8:5:7::1") == 200  # another subscriber
+        assert [await guest(a) for a in ("203.0.113.7", "::ffff:203.0.113.7")] == [200, 200]
+        assert await guest("203.0.113.7") == 429
+
+
 async def _post_raw(url: str, path: str, head: str, body: bytes) -> bytes:
     """POST ``body`` after the headers ``head`` on a raw socket, never finishing the body
     announced; the status line of the answer (b"" if none comes in 5 s)."""

@@ -53,7 +53,7 @@ from hokm.server.cluster import (
     RedisAddressLimits,
     RedisFailedLogins,
 )
-from hokm.server.limits import AddressLimits, Limits
+from hokm.server.limits import AddressLimits, Limits, address_key
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
 
@@ -735,7 +735,7 @@ async def register(request: Request) -> Response:
     """Create an account; a guest calling it becomes the account and keeps its history."""
     data = await _body(request, "username", "password", "name")
     accounts = _accounts(request)
-    address = request.client.host if request.client else None
+    address = address_key(request.client.host) if request.client else None
     if not await accounts.registrations.take(address):
         raise RateLimitedError(
             60,
@@ -771,7 +771,7 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     """Log in. A wrong password and an unknown username get the same answer."""
     data = await _body(request, "username", "password")
-    address = request.client.host if request.client else "unknown"
+    address = address_key(request.client.host) if request.client else "unknown"
     service = _accounts(request).service
     session = await service.login(data.get("username"), data.get("password"), address=address)
     found = await service.store.player(session.player_id)
@@ -805,7 +805,7 @@ async def change_password(request: Request) -> Response:
         data.get("old_password"),
         data.get("new_password"),
         current_token=_session_token(request),
-        address=request.client.host if request.client else "unknown",
+        address=address_key(request.client.host) if request.client else "unknown",
     )
     _end_sockets(request, identity.id)  # the other sessions' sockets close (4003)
     return JSONResponse({"ok": True})
@@ -821,7 +821,7 @@ async def delete_account(request: Request) -> Response:
     await accounts.service.delete_account(
         identity.id,
         data.get("password"),
-        address=request.client.host if request.client else "unknown",
+        address=address_key(request.client.host) if request.client else "unknown",
     )
     with contextlib.suppress(NotQueuedError, ClusterError):  # (deleted either way)
         await accounts.quick.leave(identity)

@@ -9,14 +9,45 @@ True
 
 from __future__ import annotations
 
+import ipaddress
 import time
-from typing import Protocol
+from typing import Protocol, overload
 
-__all__ = ["LOOPBACK", "AddressLimits", "Limits", "TokenBucket"]
+__all__ = ["LOOPBACK", "AddressLimits", "Limits", "TokenBucket", "address_key"]
 
 # This machine: scripts, benchmarks and tests (behind a proxy that does not send
 # X-Forwarded-For every client looks local; with it, uvicorn reports the real address).
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+@overload
+def address_key(address: str) -> str: ...
+@overload
+def address_key(address: None) -> None: ...
+def address_key(address: str | None) -> str | None:
+    """What the per-address limits count ``address`` as: an IPv6 address by its /64, the
+    network one subscriber is given (each of its 2^64 addresses counted apart, one machine
+    could make guests, rooms, sockets and password guesses without end); an IPv4 address
+    (also written as IPv6, ``::ffff:…``) as itself.
+
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("2001:db8:1:2::ffff")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64')
+    >>> address_key("::ffff:10.0.0.1"), address_key("10.0.0.1"), address_key("::1")
+    ('10.0.0.1', '10.0.0.1', '::1')
+    """
+    if address is None or address in LOOPBACK:
+        return address
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:  # (not an address: uvicorn passes on what a proxy sent)
+        return address
+    if ip.version == 4:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.is_loopback:
+        return address
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 class TokenBucket:
@@ -74,11 +105,12 @@ class AddressLimits:
         if address in LOOPBACK:
             return True
         bucket = self.buckets.get(address)
+        now = time.monotonic()
         if bucket is None:
             if len(self.buckets) >= self.keep:
                 self.buckets.clear()
             bucket = self.buckets[address] = TokenBucket(rate=self.rate, burst=self.burst)
-        return bucket.take(time.monotonic())
+        return bucket.take(now)
 
     def give_back(self, address: str | None) -> None:
         """Return the token of an :meth:`allow` whose request was refused for another reason

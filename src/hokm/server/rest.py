@@ -23,6 +23,7 @@ from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, BadName, Identity, clean_name
 from hokm.server.cluster import UNREACHABLE, ClusterError
 from hokm.server.errors import error_body
+from hokm.server.limits import address_key
 from hokm.server.rooms import Busy
 from hokm.server.state import ServerState
 from hokm.table import OPTION_MAXIMA, TableError, check_room_rules
@@ -103,7 +104,7 @@ def _with_cookie(response: Response, token: str, request: Request) -> Response:
 
 
 async def _limit(request: Request) -> None:
-    address = request.client.host if request.client is not None else None
+    address = address_key(request.client.host if request.client is not None else None)
     if not await _state(request).creations.take(address):
         raise _Refusal(
             429,
@@ -290,7 +291,7 @@ async def get_analysis(request: Request) -> Response:
     key = summary.game_id
     report = state.analyses.get(key)
     if report is None:
-        client = request.client.host if request.client is not None else None
+        client = address_key(request.client.host if request.client is not None else None)
         joining = state.rooms.analysing(key)  # asked already: wait for that job, no new one
         if not joining and not await state.analysis_limits.take(client):
             raise _Refusal(

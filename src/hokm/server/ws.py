@@ -22,7 +22,7 @@ from hokm.server import jsonio
 from hokm.server.auth import BadName, Identity, clean_name
 from hokm.server.cluster import MOVED, ClusterError
 from hokm.server.errors import MESSAGES, error_frame
-from hokm.server.limits import LOOPBACK, TokenBucket
+from hokm.server.limits import LOOPBACK, TokenBucket, address_key
 from hokm.server.origins import origin_allowed
 from hokm.server.rest import PROTOCOL_VERSION
 from hokm.server.rooms import Room
@@ -257,7 +257,8 @@ class _Session:
             return None
         if identity is None:
             client = self.websocket.client
-            if not await self.state.creations.take(client.host if client is not None else None):
+            address = address_key(client.host) if client is not None else None
+            if not await self.state.creations.take(address):
                 await self._close(
                     4008,
                     "rate_limited",
@@ -523,7 +524,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=1008)  # before accept: the upgrade is refused (HTTP 403)
         return
     await websocket.accept()
-    address = websocket.client.host if websocket.client is not None else "?"
+    address = address_key(websocket.client.host) if websocket.client is not None else "?"
     if address not in LOOPBACK and state.sockets.get(address, 0) >= (
         state.settings.sockets_per_address
     ):

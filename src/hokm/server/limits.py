@@ -92,6 +92,11 @@ class AddressLimits:
     ([True, True, False], True)
     >>> all(limits.allow("127.0.0.1") for _ in range(5))
     True
+    >>> limits = AddressLimits(rate=0.0, burst=2, keep=3)
+    >>> [limits.allow("10.0.0.1") for _ in range(3)]
+    [True, True, False]
+    >>> [limits.allow(f"10.1.0.{n}") for n in range(9)], limits.allow("10.0.0.1")
+    ([True, True, True, True, True, True, True, True, True], False)
     """
 
     def __init__(self, *, rate: float, burst: float, keep: int = 10_000) -> None:
@@ -108,9 +113,25 @@ class AddressLimits:
         now = time.monotonic()
         if bucket is None:
             if len(self.buckets) >= self.keep:
-                self.buckets.clear()
+                self._forget(now)
             bucket = self.buckets[address] = TokenBucket(rate=self.rate, burst=self.burst)
         return bucket.take(now)
+
+    def _forget(self, now: float) -> None:
+        """Make room: drop the buckets that are full again (they hold nothing a new one would
+        not), else the tenth that have the most tokens left. Dropping them all let anyone with
+        ``keep`` addresses empty every address's bucket, their own first; an address that used
+        its bucket up is the last to be forgotten."""
+
+        def tokens(item: tuple[str, TokenBucket]) -> float:
+            bucket = item[1]
+            since = 0.0 if bucket.updated is None else now - bucket.updated
+            return min(bucket.burst, bucket.tokens + since * self.rate)
+
+        ranked = sorted(self.buckets.items(), key=tokens, reverse=True)
+        full = [address for address, bucket in ranked if tokens((address, bucket)) >= self.burst]
+        for address in full or [address for address, _ in ranked[: max(1, self.keep // 10)]]:
+            del self.buckets[address]
 
     def give_back(self, address: str | None) -> None:
         """Return the token of an :meth:`allow` whose request was refused for another reason

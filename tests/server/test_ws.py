@@ -248,6 +248,33 @@ async def test_new_guests_over_the_socket_share_the_address_limit(tmp_path: Path
         await _guests_over_the_limit(server)
 
 
+async def test_a_guest_renamed_in_hello_counts_as_post_guest_does(tmp_path: Path) -> None:
+    """POST /api/guest counts a rename against the address's limit; a hello with a new
+    name renamed (a write) without counting: hundreds a second from one client. A hello
+    with the name already held changes nothing and is not counted."""
+    config = settings(tmp_path / "h.db", creations_per_second=0.0, creations_burst=3.0)
+    async with running_server(config) as server, httpx.AsyncClient(base_url=server) as http:
+        url = server.replace("http", "ws") + "/ws"
+        here = {"X-Forwarded-For": "203.0.113.9"}
+        made = await http.post("/api/guest", json={"name": "Sara"}, headers=here)
+        token = made.json()["token"]
+
+        async def hello(name: str) -> dict[str, Any]:
+            async with websockets.connect(url, additional_headers=here) as ws:
+                frame = {"type": "hello", "protocol": 1, "token": token, "name": name}
+                await ws.send(json.dumps(frame))
+                answer: dict[str, Any] = json.loads(await ws.recv())
+                return answer
+
+        for name in ("Sara", "Sara", "Ali", "Ali", "Reza"):
+            assert (await hello(name))["type"] == "welcome", name
+        bye = await hello("Nima")
+        assert bye["type"] == "bye" and bye["code"] == 4008
+        me = await http.get("/api/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.json()["player"]["name"] == "Reza"
+        assert (await hello("Reza"))["type"] == "welcome"
+
+
 async def _guests_over_the_limit(server: str) -> None:
     url = server.replace("http", "ws") + "/ws"
     here = {"X-Forwarded-For": "203.0.113.9"}

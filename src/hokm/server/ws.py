@@ -269,6 +269,19 @@ class _Session:
             identity, token = await self.state.guests.create(name or "مهمان")
             self.token = token  # (who this socket is from now on)
         elif name is not None and name != identity.name and identity.kind == "guest":
+            # A rename is a write, counted as POST /api/guest counts one: a loop of hellos
+            # with a new name each made hundreds a second from one client.
+            client = self.websocket.client
+            if not await self.state.creations.take(
+                address_key(client.host) if client is not None else None
+            ):
+                await self._close(
+                    4008,
+                    "rate_limited",
+                    "too many new guests or names from this address",
+                    "مهمان یا نام تازه از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
+                )
+                return None
             identity = await self.state.guests.rename(identity, name)
         await self._send(
             {

@@ -617,3 +617,20 @@ async def test_an_account_deleted_in_a_game_leaves_it_and_the_game_goes_on(live:
         assert partner.player is not None
         assert partner.player["id"] == snap["table"]["owner"]  # the room passed on to them
     await http.aclose()
+
+
+async def test_leaderboard_pages_are_limited_per_address(live: Live) -> None:
+    """A page the store does not keep reads every account (a quarter to half a second at
+    100,000), and each page number and size is its own page: anyone could ask page 1, 2,
+    3… without end and keep the database busy. An address gets 30 at once, then one every
+    2 seconds (429 with Retry-After beyond); another address is not affected."""
+    async with live.http() as http:
+        here = {"X-Forwarded-For": "203.0.113.77"}
+        for page in range(1, 31):
+            asked = await http.get("/api/leaderboard", params={"page": page}, headers=here)
+            assert asked.status_code == 200, asked.text
+        over = await http.get("/api/leaderboard", params={"page": 31}, headers=here)
+        assert over.status_code == 429 and over.json()["code"] == "rate_limited"
+        assert int(over.headers["retry-after"]) >= 1 and over.json()["message_fa"]
+        there = {"X-Forwarded-For": "203.0.113.78"}
+        assert (await http.get("/api/leaderboard", headers=there)).status_code == 200

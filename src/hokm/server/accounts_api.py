@@ -420,6 +420,10 @@ class AccountsState:
     secure_cookies: bool | None = None  # None: when the request is https
     # New accounts per client address: 5 at once, then one a minute (docs/protocol.md §8).
     registrations: Limits = field(default_factory=lambda: AddressLimits(rate=1 / 60, burst=5))
+    # Leaderboard pages per client address: 30 at once, then one every 2 seconds. A page the
+    # store does not keep reads every account (a quarter to half a second at 100,000,
+    # docs/benchmarks.md), and each page number and size is a page of its own.
+    boards: Limits = field(default_factory=lambda: AddressLimits(rate=0.5, burst=30))
 
     async def catch_up(self, before: int | None = None) -> int:
         """Record the stored games whose outcome was never recorded (the server died, or
@@ -567,6 +571,8 @@ async def setup(server: ServerState) -> AccountsState:
         service.failed_logins = RedisFailedLogins(cluster, lambda: service.limiter)
         if isinstance(state.registrations, AddressLimits):
             state.registrations = RedisAddressLimits(cluster, "registrations", state.registrations)
+        if isinstance(state.boards, AddressLimits):
+            state.boards = RedisAddressLimits(cluster, "boards", state.boards)
     listeners = getattr(server.rooms, "game_listeners", None)
     if listeners is not None:
         listeners.append(state.on_room_game)
@@ -873,7 +879,14 @@ async def get_leaderboard(request: Request) -> Response:
     """Accounts ranked by account points (``period`` all or week) or ``by=rating``, with the
     viewer's place."""
     identity = await _identity(request)
-    board = await _accounts(request).service.leaderboard(
+    accounts = _accounts(request)
+    if not await accounts.boards.take(address_key(request.client.host) if request.client else None):
+        raise RateLimitedError(
+            2,
+            "leaderboard pages from this address",
+            message_fa="درخواست جدول امتیاز از این نشانی بیش از حد؛ کمی بعد دوباره امتحان کنید",
+        )
+    board = await accounts.service.leaderboard(
         by=request.query_params.get("by", "points"),
         period=request.query_params.get("period", "all"),
         page=_int_param(request, "page", 1),

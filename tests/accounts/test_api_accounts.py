@@ -634,3 +634,19 @@ async def test_leaderboard_pages_are_limited_per_address(live: Live) -> None:
         assert int(over.headers["retry-after"]) >= 1 and over.json()["message_fa"]
         there = {"X-Forwarded-For": "203.0.113.78"}
         assert (await http.get("/api/leaderboard", headers=there)).status_code == 200
+
+
+async def test_a_new_display_name_counts_against_the_address_limit(live: Live) -> None:
+    """Each new name was a write and made the leaderboards kept be read again for everyone
+    (a name is on them), without any limit: it counts against the address's new guests and
+    names now, as a guest's rename does; a name refused for its input does not count."""
+    http = await live.account("often_renamed")
+    here = {"X-Forwarded-For": "203.0.113.88"}
+    bad = await http.patch("/api/accounts/me", json={"name": "see www.example.com"}, headers=here)
+    assert bad.status_code == 400
+    for n in range(30):
+        named = await http.patch("/api/accounts/me", json={"name": f"Name {n}"}, headers=here)
+        assert named.status_code == 200, (n, named.text)
+    over = await http.patch("/api/accounts/me", json={"name": "One more"}, headers=here)
+    assert over.status_code == 429 and over.json()["code"] == "rate_limited"
+    assert (await http.get("/api/accounts/me")).json()["player"]["name"] == "Name 29"

@@ -850,7 +850,21 @@ async def patch_profile_me(request: Request) -> Response:
     """Change the display name."""
     identity = await _account(request)
     data = await _body(request, "name")
-    name = await _accounts(request).service.set_name(identity.id, data.get("name"))
+    # A new name is a write, and the leaderboards kept are forgotten (read again) for it:
+    # counted against the address's new guests and names, as a guest's rename is.
+    creations: Limits = request.app.state.hokm.creations
+    address = address_key(request.client.host) if request.client else None
+    if not await creations.take(address):
+        raise RateLimitedError(
+            2,
+            "new names from this address",
+            message_fa="نام تازه از این نشانی بیش از حد؛ کمی بعد دوباره امتحان کنید",
+        )
+    try:
+        name = await _accounts(request).service.set_name(identity.id, data.get("name"))
+    except AccountError:  # refused for its input: nothing was written
+        await creations.refund(address)
+        raise
     _rename_in_rooms(request, Identity(identity.id, name, identity.kind))
     return JSONResponse(await _accounts(request).service.profile(identity.id))
 

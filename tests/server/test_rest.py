@@ -470,6 +470,30 @@ async def test_an_ipv6_network_is_one_address_for_the_limits(tmp_path: Path) -> 
         assert await guest("203.0.113.7") == 429
 
 
+async def test_guessing_room_codes_is_limited_per_address(server: str) -> None:
+    """A code is all that keeps a private room to its guests: looking codes up that name no
+    room was unlimited (thousands a second from one client). An address gets 30 misses at
+    once, then one every 2 seconds (429); a room that is there is always found, and another
+    address is not affected."""
+    here = {"X-Forwarded-For": "203.0.113.44"}
+    async with httpx.AsyncClient(base_url=server, headers=here) as http:
+        await http.post("/api/guest", json={"name": "Sara"})
+        code = (await http.post("/api/rooms", json={})).json()["code"]
+        guesses = [f"{c}{c}{c}{c}{c}{c}" for c in "3469ACDEFGHJKMNPQRTWXY"]
+        for guess in guesses + [g.lower() for g in guesses[:8]]:
+            assert guess != code
+            missed = await http.get(f"/api/rooms/{guess}")
+            assert missed.status_code == 404, missed.text
+        over = await http.get("/api/rooms/777777")
+        assert over.status_code == 429 and over.json()["code"] == "rate_limited"
+        games = await http.get("/api/rooms/777777/games")
+        assert games.status_code == 429
+        assert (await http.get(f"/api/rooms/{code}")).status_code == 200
+    async with httpx.AsyncClient(base_url=server) as other:
+        missed = await other.get("/api/rooms/777777", headers={"X-Forwarded-For": "203.0.113.45"})
+        assert missed.status_code == 404
+
+
 async def _post_raw(url: str, path: str, head: str, body: bytes) -> bytes:
     """POST ``body`` after the headers ``head`` on a raw socket, never finishing the body
     announced; the status line of the answer (b"" if none comes in 5 s)."""

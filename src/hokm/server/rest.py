@@ -227,11 +227,25 @@ async def post_room(request: Request) -> Response:
     )
 
 
+async def _no_room(request: Request) -> _Refusal:
+    """The refusal of a code that names no room: ``404``, or ``429`` once this address has
+    tried too many such codes (guessing a private room's code)."""
+    address = address_key(request.client.host if request.client is not None else None)
+    if not await _state(request).misses.take(address):
+        return _Refusal(
+            429,
+            "rate_limited",
+            "too many room codes that name no room from this address",
+            "کدهای اتاقِ نادرست از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
+        )
+    return _Refusal(404, "room_not_found")
+
+
 async def _room_or_404(request: Request) -> Any:
     code = normalize_code(request.path_params["code"])
     room = await _state(request).rooms.get(code) if is_code(code) else None
     if room is None:
-        raise _Refusal(404, "room_not_found")
+        raise await _no_room(request)
     return room
 
 
@@ -251,7 +265,7 @@ async def get_room_games(request: Request) -> Response:
     code = normalize_code(request.path_params["code"])
     games = await _state(request).storage.list_games(code)
     if not games and await _state(request).rooms.get(code) is None:
-        raise _Refusal(404, "room_not_found")
+        raise await _no_room(request)
     return JSONResponse(
         {"games": [{**g.to_dict(), "record": f"/api/games/{g.game_id}/record"} for g in games]}
     )

@@ -109,6 +109,10 @@ class ServerState:
     # then one every 10 seconds; answers are kept (a finished game does not change).
     analysis_limits: Limits = field(default_factory=lambda: AddressLimits(rate=0.1, burst=5))
     analyses: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    # Room codes looked up over REST that name no room, per client address: 30 at once, then
+    # one every 2 seconds. A code is all that keeps a private room to its guests (23^6 codes,
+    # a few thousand in use): unlimited, one client could try thousands a second.
+    misses: Limits = field(default_factory=lambda: AddressLimits(rate=0.5, burst=30))
     # Joins of rooms per player, in this process: 30 at once, then one every 2 seconds. Each
     # join and its socket's close log an input and tell the room (presence), so a loop of
     # reconnects (from loopback or behind a proxy too, which the address limits exempt) would
@@ -157,7 +161,7 @@ class ServerState:
     def share_limits(self, shared: Callable[[str, AddressLimits], Limits]) -> None:
         """Put the per-address limits where every process keeps them (``shared(name, local)``,
         e.g. :class:`hokm.server.cluster.RedisAddressLimits`)."""
-        for name in ("creations", "sim_bots", "analysis_limits"):
+        for name in ("creations", "sim_bots", "analysis_limits", "misses"):
             local = getattr(self, name)
             if isinstance(local, AddressLimits):
                 setattr(self, name, shared(name, local))

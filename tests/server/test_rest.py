@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import sqlite3
 from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from hokm.engine import Deal, Seat, seed_commitment
@@ -489,6 +491,17 @@ async def test_guessing_room_codes_is_limited_per_address(server: str) -> None:
         games = await http.get("/api/rooms/777777/games")
         assert games.status_code == 429
         assert (await http.get(f"/api/rooms/{code}")).status_code == 200
+        # A join over the WebSocket counts with them (each guest had its own joins to try).
+        url = server.replace("http", "ws") + "/ws"
+        token = (await http.post("/api/guest", json={"name": "Ali"})).json()["token"]
+        async with websockets.connect(url, additional_headers=here) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            await ws.send(json.dumps({"type": "join", "code": "777777"}))
+            refused = json.loads(await ws.recv())
+            assert refused["code"] == "rate_limited" and refused["command"] == "join"
+            await ws.send(json.dumps({"type": "join", "code": code}))
+            assert json.loads(await ws.recv())["type"] == "snapshot"
     async with httpx.AsyncClient(base_url=server) as other:
         missed = await other.get("/api/rooms/777777", headers={"X-Forwarded-For": "203.0.113.45"})
         assert missed.status_code == 404

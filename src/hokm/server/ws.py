@@ -445,6 +445,20 @@ class _Session:
             return _translate(reply, ref)
         return error_frame("bad_message", f"unknown message type {kind!r}", ref=ref)
 
+    async def _no_room(self, ref: str | None) -> dict[str, Any]:
+        """``room_not_found``, or ``rate_limited`` once this address tried too many codes that
+        name no room (as over REST: guessing a private room's code)."""
+        client = self.websocket.client
+        if not await self.state.misses.take(address_key(client.host) if client else None):
+            return error_frame(
+                "rate_limited",
+                "too many room codes that name no room from this address",
+                "کدهای اتاقِ نادرست از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
+                command="join",
+                ref=ref,
+            )
+        return error_frame("room_not_found", ref=ref)
+
     async def join(self, conn: WsConnection, data: dict[str, Any]) -> dict[str, Any]:
         _check_envelope(data, "join")
         ref = data.get("ref")
@@ -455,7 +469,7 @@ class _Session:
         if not isinstance(code_raw, str):
             return error_frame("bad_message", "join: code must be a string", ref=ref)
         if len(code_raw) > 32 or not is_code(code_raw):
-            return error_frame("room_not_found", ref=ref)
+            return await self._no_room(ref)
         if not self.state.joins.allow(conn.player):
             return error_frame(
                 "rate_limited",
@@ -477,7 +491,7 @@ class _Session:
                 conn.close(*MOVED)  # the client reconnects, and joins once Redis is back
                 return error_frame("server_error", ref=ref)
             if room is None:
-                return error_frame("room_not_found", ref=ref)
+                return await self._no_room(ref)
             if conn.room is not None and conn.room is not room:
                 conn.room.detach(conn)
                 conn.room = None

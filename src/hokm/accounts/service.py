@@ -30,7 +30,7 @@ from hokm.accounts.security import (
     new_session_token,
     username_key,
 )
-from hokm.accounts.store import AccountRow, AccountStore
+from hokm.accounts.store import AccountRow, AccountStore, Reading
 
 __all__ = ["SESSION_DAYS", "AccountService", "Session"]
 
@@ -242,10 +242,18 @@ class AccountService:
         return profile
 
     async def leaderboard(
-        self, *, period: str, page: int, per_page: int, viewer: str | None, by: str = "points"
+        self,
+        *,
+        period: str,
+        page: int,
+        per_page: int,
+        viewer: str | None,
+        by: str = "points",
+        reading: Reading | None = None,
     ) -> dict[str, Any]:
         """Accounts by account points in a ``period`` (``all``, ``week``), or ``by`` their
-        rating (``rating``: every account with a rated game; the period does not apply)."""
+        rating (``rating``: every account with a rated game; the period does not apply).
+        ``reading``: awaited before the database is read (a page not kept)."""
         if by not in ("points", "rating"):
             raise InvalidInputError("by must be 'points' or 'rating'")
         if period not in ("all", "week"):
@@ -256,10 +264,17 @@ class AccountService:
             raise InvalidInputError(f"page ≥ 1 and 1 ≤ per_page ≤ {MAX_PAGE}")
         offset = (page - 1) * per_page
         if by == "rating":
-            board = await self.store.rating_board(offset=offset, limit=per_page, viewer=viewer)
+            board = await self.store.rating_board(
+                offset=offset, limit=per_page, viewer=viewer, reading=reading
+            )
         else:
             board = await self.store.leaderboard(
-                period=period, offset=offset, limit=per_page, viewer=viewer, now=self._now_ms()
+                period=period,
+                offset=offset,
+                limit=per_page,
+                viewer=viewer,
+                now=self._now_ms(),
+                reading=reading,
             )
         board.update(page=page, per_page=per_page, by=by)
         return board

@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: the ``kind`` of a player whose account was deleted (:meth:`AccountStore.delete_account`)
 DELETED = "deleted"
+#: what a leaderboard awaits before it reads the database (``AccountStore._board``)
+Reading = Callable[[], Awaitable[None]]
 BOARD_TTL = 10.0  # seconds a leaderboard page or a viewer's place is kept (``_board``)
 
 
@@ -765,9 +767,17 @@ class AccountStore:
         ).subquery()
 
     async def leaderboard(
-        self, *, period: str, offset: int, limit: int, viewer: str | None, now: int
+        self,
+        *,
+        period: str,
+        offset: int,
+        limit: int,
+        viewer: str | None,
+        now: int,
+        reading: Reading | None = None,
     ) -> dict[str, Any]:
-        """One page of accounts ranked by account points, and the viewer's own place."""
+        """One page of accounts ranked by account points, and the viewer's own place
+        (``reading``: awaited before the database is read for it, :meth:`_board`)."""
         q = self._points_query(period, now)
         since = week_start(datetime.fromtimestamp(now / 1000, UTC)) if period == "week" else None
         kind = ("points", period, since)
@@ -784,7 +794,7 @@ class AccountStore:
             return {"points": 0 if row is None else int(row.points)}
 
         board = _Board(kind, q, "points", entry, own)
-        entries, total, mine = await self._board(board, offset, limit, viewer)
+        entries, total, mine = await self._board(board, offset, limit, viewer, reading)
         return {
             "period": period,
             "offset": offset,
@@ -794,7 +804,9 @@ class AccountStore:
             "me": mine,
         }
 
-    async def rating_board(self, *, offset: int, limit: int, viewer: str | None) -> dict[str, Any]:
+    async def rating_board(
+        self, *, offset: int, limit: int, viewer: str | None, reading: Reading | None = None
+    ) -> dict[str, Any]:
         """One page of accounts with a rated game, ranked by their shown rating (from the
         conservative ``mu − 3·sigma``, so a player of few games ranks low until it settles; the
         same rating shares a rank), and the viewer's own place (``rank`` None before their
@@ -827,7 +839,7 @@ class AccountStore:
             return {"rating": Rating().shown if row is None else entry(row)["rating"]}
 
         board = _Board(("rating",), q, "value", entry, own)
-        entries, total, mine = await self._board(board, offset, limit, viewer)
+        entries, total, mine = await self._board(board, offset, limit, viewer, reading)
         return {
             "by": "rating",
             "offset": offset,
@@ -838,18 +850,27 @@ class AccountStore:
         }
 
     async def _board(
-        self, board: _Board, offset: int, limit: int, viewer: str | None
+        self,
+        board: _Board,
+        offset: int,
+        limit: int,
+        viewer: str | None,
+        reading: Reading | None = None,
     ) -> tuple[list[dict[str, Any]], int, dict[str, Any] | None]:
         """A board's page and the viewer's place, each kept for ``BOARD_TTL`` seconds: every
         one of them reads all the accounts (a quarter of a second at 100,000,
         ``scripts/board_bench.py``), and a leaderboard is read far more often than it changes.
         A game recorded, an account made or deleted or a name changed here forgets them at
-        once; another process's shows within ``BOARD_TTL``."""
+        once; another process's shows within ``BOARD_TTL``. ``reading`` is awaited before the
+        database is read (a page or a place not kept), and may refuse by raising: the server
+        limits such reads per client address, not the pages it answers from what it keeps."""
         page_key = (*board.kind, offset, limit)
         me_key = (*board.kind, "me", viewer)
         kept = self._boards.get(page_key)
         mine = None if viewer is None else self._boards.get(me_key)
         if kept is None or (viewer is not None and mine is None):
+            if reading is not None:
+                await reading()
             # (a change here while this reads clears the boards: what was read before it is
             # answered but not kept, ``_Kept.put``'s ``since``)
             since = self._boards.generation

@@ -894,18 +894,27 @@ async def get_leaderboard(request: Request) -> Response:
     viewer's place."""
     identity = await _identity(request)
     accounts = _accounts(request)
-    if not await accounts.boards.take(address_key(request.client.host) if request.client else None):
-        raise RateLimitedError(
-            2,
-            "leaderboard pages from this address",
-            message_fa="درخواست جدول امتیاز از این نشانی بیش از حد؛ کمی بعد دوباره امتحان کنید",
-        )
+
+    async def reading() -> None:
+        # Only a page (or a viewer's place) not kept counts: it reads every account. The
+        # pages kept answer anyone, so many players behind one address (a carrier's NAT)
+        # looking at the leaderboard are not refused.
+        if not await accounts.boards.take(
+            address_key(request.client.host) if request.client else None
+        ):
+            raise RateLimitedError(
+                2,
+                "leaderboard pages from this address",
+                message_fa="درخواست جدول امتیاز از این نشانی بیش از حد؛ کمی بعد دوباره امتحان کنید",
+            )
+
     board = await accounts.service.leaderboard(
         by=request.query_params.get("by", "points"),
         period=request.query_params.get("period", "all"),
         page=_int_param(request, "page", 1),
         per_page=_int_param(request, "per_page", 20),
         viewer=identity.id if identity is not None and identity.kind == "account" else None,
+        reading=reading,
     )
     return JSONResponse(board)
 

@@ -87,3 +87,18 @@ def test_a_player_who_took_hints_earns_no_points_for_the_win() -> None:
     )
     assert hinted.assisted == {"a"} and hinted.points() == {"c": 1}  # the partner keeps his
     assert hinted.result_of("a") == "won"  # still a win in the history
+
+
+def test_a_player_the_bot_played_for_most_of_the_game_earns_no_points_for_the_win() -> None:
+    """Away or timing out, a player whose bot made most of their decisions (``idle``) won
+    nothing by their play: no points (the leaderboard was farmed by starting a game against
+    weak bots and walking away), while the win stays in their history."""
+    idle = outcome_of(
+        result(players=("a", None, "c", None), idle=("a",)),
+        game_id="T-1",
+        code="T",
+        match=None,
+        at=1,
+    )
+    assert idle.assisted == {"a"} and idle.points() == {"c": 1}
+    assert idle.result_of("a") == "won"

@@ -534,6 +534,39 @@ def test_a_game_won_with_hints_says_who_took_them_and_survives_a_restart(clock: 
     assert restored.hinted == [] and restored.public_state()["hinted"] == []
 
 
+def test_a_player_who_left_most_decisions_to_the_bot_is_named_idle(clock: Clock) -> None:
+    """Ann plays her own cards, Bob lets every turn time out (the bot plays for him): the
+    result names Bob alone as idle (a win earns him no points), through a restart and in the
+    result's dict; the next game counts afresh."""
+    table = make_table(clock, rules=RuleSet(target_points=1, turn_seconds=5, trump_seconds=5))
+    ok(table.handle("ann", {"type": "sit", "seat": 0}, clock.now))
+    join(table, clock, "bob", seat=2)
+    seat_bots(table, clock, (1, 3))
+    ok(table.handle("ann", {"type": "start"}, clock.now))
+    rng = random.Random(3)
+    restarted = False
+    for _ in range(2000):
+        table.advance(clock.now)
+        if table.status != "playing":
+            break
+        if my_turn(table, "ann"):
+            play_any(table, clock, "ann", rng)
+        else:
+            clock.advance(6)  # Bob's turn times out
+        if table.decisions.get("ann", [0])[0] == 3 and not restarted:
+            restarted = True
+            table = Table.from_dict(table.to_dict(), now=clock.now)
+            table.connect("ann", clock.now)
+            table.connect("bob", clock.now)
+    result = table.results[-1]
+    assert result.status == "completed" and result.idle == ("bob",)
+    own, by_bot = table.decisions["ann"]
+    assert own > 3 and by_bot == 0 and table.decisions["bob"][0] == 0
+    assert type(result).from_dict(result.to_dict()).idle == ("bob",)
+    ok(table.handle("ann", {"type": "continue_game"}, clock.now))
+    assert table.decisions == {}
+
+
 def test_a_bam_decision_keeps_its_clock_when_the_teammate_takes_over(clock: Clock) -> None:
     """At 7-0 either player of the team may decide. Ann drops: Cyrus, her partner, decides
     with the time that was left, not a fresh clock; Ann back, the same. Reloading in turn

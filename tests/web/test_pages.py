@@ -481,7 +481,7 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.route("**/api/accounts/me", with_hinted_win)
     page.reload()
     page.wait_for_selector("#recent-games li")
-    assert "بی‌امتیاز (با راهنما)" in page.inner_text("#recent-games li")
+    assert "بی‌امتیاز (با راهنما یا بازیِ ربات)" in page.inner_text("#recent-games li")
     shot(page, "phone-profile-hinted-win")
     page.unroute("**/api/accounts/me")
 

@@ -60,7 +60,8 @@ class GameOutcome:
 
     ``players`` by seat (``None``: a bot); ``winner_team`` ``None`` if cancelled; ``rated`` only
     for quick games matched among four humans; ``leavers`` left the game in progress on purpose;
-    ``assisted`` asked for hints during it (a win earns them no account points).
+    ``assisted`` asked for hints during it, or left more of their decisions to the bot than
+    they made (a win earns them no account points).
     """
 
     game_id: str
@@ -70,7 +71,7 @@ class GameOutcome:
     quick: bool = False
     rated: bool = False
     leavers: frozenset[str] = field(default_factory=frozenset)
-    assisted: frozenset[str] = field(default_factory=frozenset)  # asked for hints: no points
+    assisted: frozenset[str] = field(default_factory=frozenset)  # hints, or idle: no points
     code: str | None = None
     finished_at: int = 0
 

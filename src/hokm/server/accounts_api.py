@@ -404,7 +404,8 @@ def outcome_of(
         quick=quick,
         rated=rated and len(humans) == 4,
         leavers=frozenset(leavers),
-        assisted=frozenset(p for p in result.hinted if p in humans),
+        # (asked for hints, or left most of their decisions to the bot: no points for a win)
+        assisted=frozenset(p for p in (*result.hinted, *result.idle) if p in humans),
         code=code,
         finished_at=at,
     )

@@ -184,6 +184,8 @@ class GameResult:
     ``results``: the result kind of each finished hand (``normal``, ``kot``, ``hakem_kot``,
     ``bam``, ``par_bam``, ``failed_bam``); ``par_bam`` is True if the game was won by a par-bam.
     ``hinted``: players who asked for a hint during the game (a win earns them no points).
+    ``idle``: players for whom the bot made more of their decisions than they did (timeouts,
+    or away): a win earns them no points either.
     """
 
     table_id: str
@@ -199,6 +201,7 @@ class GameResult:
     abandoned: str | None = None
     hinted: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
+    idle: tuple[str, ...] = ()
     closed_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -216,6 +219,7 @@ class GameResult:
             "abandoned": self.abandoned,
             "hinted": list(self.hinted),
             "absent": list(self.absent),
+            "idle": list(self.idle),
             "closed_by": self.closed_by,
         }
 
@@ -237,6 +241,7 @@ class GameResult:
             abandoned=data.get("abandoned"),
             hinted=tuple(str(p) for p in data.get("hinted", ())),
             absent=tuple(str(p) for p in data.get("absent", ())),
+            idle=tuple(str(p) for p in data.get("idle", ())),
             closed_by=data.get("closed_by"),
         )
 

@@ -130,6 +130,9 @@ class Table:
         # Where each of them left, for the game's record (``records.md``: ``left``).
         self.left_at: list[dict[str, Any]] = []
         self.hinted: list[str] = []  # players who asked for a hint in this game (no points)
+        # Each seated player's decisions in this game: [made by them, made by the bot for them
+        # (a timeout, or away)]; more by the bot than by them, and a win earns no points.
+        self.decisions: dict[str, list[int]] = {}
         self.banned: set[str] = set()  # removed by the owner (``kick``): may not join again
         self.commitment: str | None = None  # commitment of the current hand's deal
         self.chat: deque[dict[str, Any]] = deque(maxlen=self.config.chat_size)
@@ -528,6 +531,7 @@ class Table:
             "left_this_game": [[p, s] for p, s in self.left_this_game],
             "left_at": [dict(e) for e in self.left_at],
             "hinted": list(self.hinted),
+            "decisions": {p: list(n) for p, n in self.decisions.items()},
             "banned": sorted(self.banned),
             "creator": self.creator,
             "commitment": self.commitment,
@@ -583,6 +587,9 @@ class Table:
         table.left_this_game = [(str(p), int(s)) for p, s in data["left_this_game"]]
         table.left_at = [dict(e) for e in data.get("left_at", [])]  # (older snapshots: none)
         table.hinted = [str(p) for p in data.get("hinted", [])]
+        table.decisions = {  # (older snapshots: none; their games count as played)
+            str(p): [int(n[0]), int(n[1])] for p, n in data.get("decisions", {}).items()
+        }
         table.banned = {str(p) for p in data.get("banned", [])}
         table.creator = str(data.get("creator") or data["owner"] or "")
         table.commitment = data["commitment"]
@@ -743,6 +750,7 @@ class Table:
         self.left_this_game = []
         self.left_at = []
         self.hinted = []
+        self.decisions = {}
         self.commitment = None
         for slot in self.seats:
             slot.missed, slot.away = 0, False
@@ -779,6 +787,10 @@ class Table:
         game = self.game
         assert game is not None
         events = game.apply(action)
+        if isinstance(action, PLAYER_ACTIONS):
+            player = self.seats[int(action.seat)].player
+            if player is not None:  # (a human's seat: a bot's own seat has none)
+                self.decisions.setdefault(player, [0, 0])[1 if auto else 0] += 1
         self.deadlines.pop("turn", None)
         self.deadlines.pop("bot", None)
         self.deadlines.pop("hakem", None)
@@ -1041,6 +1053,7 @@ class Table:
             left=tuple(self.left_this_game),
             abandoned=abandoned,
             hinted=tuple(self.hinted),
+            idle=tuple(p for p, (own, by_bot) in self.decisions.items() if by_bot > own),
             absent=tuple(p for p in absent if p is not None),
             closed_by=closed_by,
         )

@@ -302,6 +302,13 @@ function hintedMe(store) {
   return Boolean(me && (store.table.hinted || []).includes(me));
 }
 
+/** Whether the bot made more of this player's decisions in the game just over than they did
+ * (timeouts, or away): its win earns them no points, as a hint's does. */
+function idleMe(store) {
+  const me = store.you?.player_id;
+  return Boolean(me && ((store.table.games || []).at(-1)?.idle || []).includes(me));
+}
+
 /** «راهنما»: for a player alone with bots (practice), what the rule bot would do here. */
 function hintButton(ctx) {
   const { store, ui } = ctx;
@@ -843,6 +850,7 @@ function gameOver(ctx) {
     h("h2", {}, t("game_result"), ": ", headline),
     h("p", {}, t("won_game", { team: nameList([win, win + 2].map((s) => store.seatName(s))) })),
     me !== null && me !== undefined && me % 2 === win && hintedMe(store) ? h("p.small#hinted-game", {}, t("hinted_no_points")) : null,
+    me !== null && me !== undefined && me % 2 === win && !hintedMe(store) && idleMe(store) ? h("p.small#idle-game", {}, t("idle_no_points")) : null,
     game.last_result
       ? h(
           "p#last-hand",

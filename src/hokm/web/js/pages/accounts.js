@@ -127,8 +127,8 @@ export async function render(main, params, path) {
       g.points
         ? [SEP, h("bdi", { dir: "ltr" }, `+${num(g.points)}`), " ", t(g.points === 1 ? "point_word" : "points_word")]
         : g.result === "won"
-          ? // a won game earns every winner a point unless they took hints (the only way a
-            // winner gets none: a leaver's result is "left")
+          ? // a won game earns every winner a point unless they took hints or left most of
+            // their decisions to the bot (a leaver's result is "left")
             [SEP, h("span.no-points", {}, t("won_with_hints"))]
           : null,
       SEP,

@@ -111,11 +111,12 @@ async def test_bad_names_and_bodies_are_refused(server: str) -> None:
             ({"name": "\u3164"}, "خالی"),  # shown as a blank
             ({"name": "\u2800"}, "خالی"),
             ({"name": "example.c\u200com"}, "پیوند"),
+            ({"name": "Sara" + "\u0301\u0316" * 10}, "نشانه"),  # marks stacked over the seats
         ):
             answer = await http.post("/api/guest", json=body)
             assert answer.status_code == 400 and answer.json()["code"] == "bad_name"
             assert why in answer.json()["message_fa"], body
-        for fine in ("Sara سارا", "Ali 😀", "😀", "José", "مریم\u200cالسادات"):
+        for fine in ("Sara سارا", "Ali 😀", "😀", "José", "مریم\u200cالسادات", "محمّدَ"):
             answer = await http.post("/api/guest", json={"name": fine})
             assert answer.status_code == 200 and answer.json()["player"]["name"] == fine
         answer = await http.post("/api/guest", content=b"{nope")

@@ -229,6 +229,15 @@ def test_control_characters_and_blanks_are_not_delivered(clock: Clock) -> None:
         assert reply["reason"] == "empty", blank
 
 
+def test_marks_stacked_on_a_letter_are_cut_to_four(clock: Clock) -> None:
+    """Combining marks piled on one letter ("zalgo") climb over the chat's other lines and the
+    seats: a letter keeps four at most (Persian needs three: shadda, a vowel, a small alef)."""
+    table = make_table(clock)
+    out = ok(table.handle("ann", {"type": "chat", "text": "a" + "\u0301" * 30 + "بَّ"}, clock.now))
+    frame = table.render(out.events[0], "ann")
+    assert frame is not None and frame["text"] == "a" + "\u0301" * 4 + "بَّ"
+
+
 def test_links_are_refused_in_the_lobby_too(clock: Clock) -> None:
     table = make_table(clock)
     reply = err(

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from hokm.engine import persian_digits
 from hokm.storage import PlayerRow, SqlStorage
-from hokm.table.chat import BLANK, check_text
+from hokm.table.chat import BLANK, MAX_MARKS, cap_marks, check_text
 
 __all__ = [
     "COOKIE_NAME",
@@ -151,6 +151,11 @@ def clean_name(raw: object) -> str:
         raise BadName(
             "the name must be visible, not blank characters",
             "نام باید دیده شود، نه نویسه‌های خالی",
+        )
+    if cap_marks(name) != name:
+        raise BadName(
+            f"at most {MAX_MARKS} marks on one letter",
+            f"هر حرف حداکثر {persian_digits(MAX_MARKS)} نشانه (اِعراب) می‌پذیرد",
         )
     if any(len({_script(ch) for ch in word} - {None}) > 1 for word in name.split()):
         # "Ѕara" (a Cyrillic Ѕ) beside "Sara": a word of two scripts is a disguise; words of

@@ -35,9 +35,11 @@ __all__ = [
     "BLANK",
     "EMOJI",
     "MAX_CHAT_CHARS",
+    "MAX_MARKS",
     "PHRASES",
     "ChatRejection",
     "FloodLimiter",
+    "cap_marks",
     "check_text",
     "phrase_text",
     "skeleton",
@@ -361,18 +363,46 @@ def is_emoji_only(text: str) -> bool:
 BLANK = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f\u180e\u17b4\u17b5")
 
 
+#: combining marks kept on one character: enough for any script's letter (Persian's shadda,
+#: a vowel and a superscript alef are three); more stack above and below the line ("zalgo")
+#: and spill over the other lines of the chat and the seats around a name
+MAX_MARKS = 4
+
+
+def cap_marks(text: str) -> str:
+    """``text`` with at most :data:`MAX_MARKS` combining marks on any one character.
+
+    >>> cap_marks("بَّ") == "بَّ"
+    True
+    >>> len(cap_marks("x" + "\u0301" * 20))
+    5
+    """
+    out: list[str] = []
+    run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run <= MAX_MARKS:
+            out.append(ch)
+    return "".join(out)
+
+
 def _visible(text: str) -> str:
     r"""``text`` without invisible format characters (direction overrides and isolates,
     zero-width spaces, soft hyphens), which can disguise what a message says, and without
     control characters but the line break (DEL and U+0080–U+009F: the command check refuses
     only those below U+0020, and a client printing chat to a terminal takes U+009B for an
-    escape). The zero-width non-joiner and joiner stay: Persian words and emoji need them.
+    escape), and with no more than :data:`MAX_MARKS` combining marks on a character. The
+    zero-width non-joiner and joiner stay: Persian words and emoji need them.
 
     >>> _visible("a\u202eb\u009b2Jc\nd")
     'ab2Jc\nd'
     """
-    return "".join(
-        ch for ch in text if ch in "\u200c\u200d\n" or unicodedata.category(ch) not in ("Cf", "Cc")
+    return cap_marks(
+        "".join(
+            ch
+            for ch in text
+            if ch in "\u200c\u200d\n" or unicodedata.category(ch) not in ("Cf", "Cc")
+        )
     ).strip()
 
 

@@ -164,6 +164,8 @@ async def test_rules_presets_phrases_health_and_openapi(server: str) -> None:
         options = {o["name"]: o for o in (await http.get("/api/rules")).json()["options"]}
         assert options["failed_bam"]["choices"] == ["minus3", "kot"]
         assert options["bam"] == {"name": "bam", "default": False, "type": "boolean"}
+        turn = options["turn_seconds"]  # more than 0 (0 is refused), at most a day
+        assert (turn["exclusive_min"], turn["max"]) == (0, 86400) and "min" not in turn
         presets = (await http.get("/api/presets")).json()["presets"]
         assert presets["platform-b"]["turn_seconds"] == 30
         phrases = (await http.get("/api/chat/phrases")).json()

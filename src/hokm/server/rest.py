@@ -422,7 +422,7 @@ def rule_options() -> list[dict[str, Any]]:
         elif isinstance(f.default, bool):
             option["type"] = "boolean"
         elif f.name.endswith("_seconds"):
-            option.update(type="seconds", min=0, max=86400)
+            option.update(type="seconds", exclusive_min=0, max=86400)  # (0 itself is refused)
         else:
             option.update(type="integer", min=1)
             if f.name in OPTION_MAXIMA:  # what a room takes (the engine has no maximum)

@@ -33,7 +33,10 @@ Frame = dict[str, Any]
 RECONNECT_CODES = frozenset({1001, 1006, 1011, 1012, None})
 # Error codes of an input that reached a room just as it moved to another process or its
 # server began to stop: nothing was applied; the client joins again (docs/protocol.md).
-MOVED_ERRORS = frozenset({"room_unloaded", "shutting_down"})
+# ``server_error`` too: the protocol asks the client to reconnect after it, and a process
+# relaying to a room's owner that died answers it once its call times out (the owner may
+# have stored the input first: sent again with its ``action_id``, it is never applied twice).
+MOVED_ERRORS = frozenset({"room_unloaded", "shutting_down", "server_error"})
 
 
 class ClientError(Exception):
@@ -361,7 +364,8 @@ class HokmClient:
         it is sent again after a pause, with the same ``action_id`` (never applied twice), as
         the protocol asks of clients; a few times, then the refusal is raised. With
         ``reconnect=True``, refused as ``room_unloaded`` or ``shutting_down`` (the room moved
-        or the server stops as it arrived: nothing applied), it is sent again, with the same
+        or the server stops as it arrived: nothing applied) or ``server_error`` (e.g. the
+        room's process died while another relayed it), it is sent again, with the same
         ``action_id``, once the client has joined the room again."""
         frame = {
             "type": "action",

@@ -76,6 +76,19 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+# What a Redis that stopped, restarted or cannot be reached raises: expected in an outage,
+# logged in one line with its cause (a traceback is for a bug; an outage printed three a node).
+_LINK_ERRORS = (RedisError, OSError, TimeoutError)
+
+
+def _log_failure(level: int, message: str, exc: BaseException, *args: object) -> None:
+    """Log ``message`` with ``exc``: one line for a link error, its traceback otherwise."""
+    if isinstance(exc, (*_LINK_ERRORS, ClusterError)):
+        log.log(level, message + " (%s: %s)", *args, type(exc).__name__, exc)
+    else:
+        log.log(level, message, *args, exc_info=exc)
+
+
 # Claim a key for ARGV[1] unless it names another node that is alive (KEYS[2] .. owner).
 _CLAIM = """
 local owner = redis.call('GET', KEYS[1])
@@ -516,8 +529,8 @@ class Cluster:
         try:
             self._db()
             await self._release(keys=[self._room_key(code)], args=[self.node])
-        except Exception:  # the key names a node that is leaving or gone: others may claim it
-            log.exception("cluster: releasing room %s failed", code)
+        except Exception as exc:  # the key names a node leaving or gone: others may claim it
+            _log_failure(logging.ERROR, "cluster: releasing room %s failed", exc, code)
 
     def trusted(self) -> bool:
         """Whether this node may still write its rooms: its last heartbeat that Redis took is
@@ -593,8 +606,10 @@ class Cluster:
                     for node, data in batch:
                         pipe.publish(self._channel(node), data)
                     await pipe.execute()
-            except Exception:
-                log.exception("cluster: %d message(s) could not be published", len(batch))
+            except Exception as exc:
+                _log_failure(
+                    logging.ERROR, "cluster: %d message(s) could not be published", exc, len(batch)
+                )
             finally:
                 for _ in batch:
                     self._outbox.task_done()
@@ -631,7 +646,9 @@ class Cluster:
                 if self._stopping:
                     return
                 if not broken:  # the cause once per outage, not at every try (23 tracebacks)
-                    log.warning("cluster: the link to Redis broke; reconnecting", exc_info=True)
+                    _log_failure(
+                        logging.WARNING, "cluster: the link to Redis broke; reconnecting", exc
+                    )
                 else:
                     log.debug("cluster: Redis still does not answer (%s)", exc)
                 broken = True
@@ -783,10 +800,14 @@ class Cluster:
                 await self._watch(db)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
                 holding = bool(self.manager and self.manager.actors) or bool(self._rooms)
                 if not self.trusted() and holding:
-                    log.exception("cluster: no heartbeat for a while; dropping this node's rooms")
+                    _log_failure(
+                        logging.ERROR,
+                        "cluster: no heartbeat for a while; dropping this node's rooms",
+                        exc,
+                    )
                     await self._drop_rooms()
                     self._link_lost()
 

@@ -61,6 +61,18 @@ def test_list_finds_accounts_by_username_or_name(
     assert capsys.readouterr().out.strip() == "no accounts matching 'zz%'"
 
 
+def test_db_may_follow_the_action(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``hokm accounts reset-password sara_k --db FILE``, as an operator writes it after
+    ``hokm prune --yes --db FILE``: it was refused (unrecognized arguments: --db)."""
+    assert main(["accounts", "list", "sara", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.split()[0] == "sara_k"
+    assert main(["accounts", "reset-password", "sara_k", "--db", str(db)]) == 0
+    assert "new password of 'sara_k'" in capsys.readouterr().out
+    assert main(["accounts", "delete", "maryam", "--db", str(db), "--yes"]) == 0
+    assert main(["accounts", "--db", str(db), "list", "maryam"]) == 0  # before it, as ever
+    assert capsys.readouterr().out.splitlines()[-1] == "no accounts matching 'maryam'"
+
+
 def test_a_reset_password_is_printed_once_and_ends_every_session(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -66,6 +66,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     delete.add_argument("username")
     delete.add_argument("--yes", action="store_true", help="do it (without it: say what would go)")
+    for action in (listing, reset, delete):  # after the action too, as an operator types it
+        add_database_option(action, default=argparse.SUPPRESS)
     parser.set_defaults(func=run)
 
 

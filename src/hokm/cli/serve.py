@@ -270,12 +270,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_database_option(parser: argparse.ArgumentParser) -> None:
-    """``--db`` of an operator's tool that works on the server's database."""
+def add_database_option(parser: argparse.ArgumentParser, *, default: Any = None) -> None:
+    """``--db`` of an operator's tool that works on the server's database (``default``
+    ``argparse.SUPPRESS`` on a subcommand keeps the value given before it)."""
     parser.add_argument(
         "--db",
         type=not_blank("--db is empty"),
-        default=None,
+        default=default,
         help="SQLite file or database URL, as for hokm serve (var/hokm.db)",
     )
 

@@ -160,6 +160,27 @@ def test_a_wrong_sockets_per_address_is_named_as_that(
         ), err
 
 
+def test_a_short_secret_is_refused_in_one_line_and_an_empty_one_is_unset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HOKM_SECRET signs guests' tokens: a short one (``x``, a word) could be found by trying
+    and any guest impersonated, and was taken as it was; blank is the database's, as unset
+    (``"  "`` was a secret of two spaces)."""
+    from hokm.server import Settings
+
+    argv = ["serve", "--db", str(tmp_path / "h.db"), "--port", "0"]
+    for value in ("x", "hokm-secret"):
+        monkeypatch.setenv("HOKM_SECRET", value)
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"hokm serve: HOKM_SECRET is {len(value)} characters;"), err
+        assert err.count("\n") == 1, err
+    monkeypatch.setenv("HOKM_SECRET", "  ")
+    assert Settings().secret is None
+    monkeypatch.setenv("HOKM_SECRET", " a-long-enough-secret ")
+    assert Settings().secret == "a-long-enough-secret"
+
+
 def test_serve_says_in_one_line_why_it_cannot_use_the_database(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -76,7 +76,7 @@ class ServerProcess:
 
     async def start(self, port: int = 0) -> str:
         program = ["-m", "hokm"]
-        env = {**os.environ, "HOKM_SECRET": "test-secret", "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "HOKM_SECRET": "test-secret-of-the-tests", "PYTHONUNBUFFERED": "1"}
         if self.crash_at is not None:
             program = [str(Path(__file__).with_name("crash_serve.py"))]
             env["HOKM_TEST_CRASH_AT"] = self.crash_at

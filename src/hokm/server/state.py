@@ -45,6 +45,25 @@ def _env_sockets_per_address() -> int:
     return int(raw)
 
 
+# A shorter HOKM_SECRET can be found by trying: whoever does signs tokens for any guest.
+MIN_SECRET_LENGTH = 16
+
+
+def _env_secret() -> str | None:
+    """``HOKM_SECRET`` (None when empty or unset: the one kept in the database); a
+    ValueError names it when it is too short to keep guests' tokens from being forged."""
+    raw = os.environ.get("HOKM_SECRET", "").strip()
+    if not raw:
+        return None
+    if len(raw) < MIN_SECRET_LENGTH:
+        raise ValueError(
+            f"HOKM_SECRET is {len(raw)} characters; it signs guests' tokens and needs at least "
+            f"{MIN_SECRET_LENGTH} (a random one: python3 -c 'import secrets; "
+            "print(secrets.token_hex(32))'), or leave it unset to keep the database's"
+        )
+    return raw
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Knobs of the server (the defaults are the documented protocol limits)."""
@@ -91,7 +110,7 @@ class Settings:
     room_idle_seconds: float = 600.0  # rooms with no connection are unloaded after this
     table: TableConfig = field(default_factory=TableConfig)
     web_dir: str | None = None  # the static client; default: the package's web/ directory
-    secret: str | None = field(default_factory=lambda: os.environ.get("HOKM_SECRET"))
+    secret: str | None = field(default_factory=_env_secret)
 
 
 @dataclass(slots=True)

@@ -412,3 +412,31 @@ async def test_an_action_refused_as_its_room_moves_is_sent_again_after_the_rejoi
         assert (client.reconnects, sockets) == ((1, 2) if closes else (0, 1))
         assert [a["action_id"] for a in actions] == [ack["action_id"]] * 2
         await client.close()
+
+
+async def test_a_request_that_cannot_be_sent_leaves_no_waiter_behind() -> None:
+    """A request on a socket that the server has closed raises at once and is not kept
+    waiting: a later close set an error on it that nobody read, and Python printed "Future
+    exception was never retrieved" at the end of a script that came through a restart."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    async def handler(ws: ServerConnection) -> None:
+        async for message in ws:
+            ref = json.loads(message).get("ref")
+            player = {"id": "g_1", "name": "Sara"}
+            await ws.send(
+                json.dumps({"type": "welcome", "ref": ref, "player": player, "token": "t"})
+            )
+            await ws.close(1000)
+            return
+
+    async with serve(handler, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        client = HokmClient(f"http://127.0.0.1:{port}", name="Sara")
+        await client.connect()
+        assert client.closed is not None
+        await client.closed
+        with pytest.raises(ClientError):
+            await client.ping()
+        assert not client._waiters
+        await client.close()

@@ -327,7 +327,13 @@ class HokmClient:
         ref = f"r{next(self._refs)}"
         future: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
         self._waiters[ref] = future
-        await self.send({**frame, "ref": ref})
+        try:
+            await self.send({**frame, "ref": ref})
+        except ClientError:
+            # Never sent: not left waiting (the next close would set an error on it that
+            # nobody reads, printed as "Future exception was never retrieved").
+            del self._waiters[ref]
+            raise
         try:
             answer = await asyncio.wait_for(future, self.timeout)
         except TimeoutError as exc:

@@ -440,3 +440,23 @@ async def test_a_request_that_cannot_be_sent_leaves_no_waiter_behind() -> None:
             await client.ping()
         assert not client._waiters
         await client.close()
+
+
+async def test_a_clean_stop_says_how_many_rooms_it_stored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The operator's log says what a stop kept for the next start (it said nothing between
+    uvicorn's «Shutting down» and «Finished»)."""
+    import logging
+
+    from tests.server.helpers import running_server, settings
+
+    caplog.set_level(logging.INFO, logger="hokm.server.rooms")
+    async with running_server(settings(tmp_path / "h.db")) as url:
+        owner, _ = await table_with_bots(url, rules=SLOW)
+        await owner.command("start")
+        idle, _ = await table_with_bots(url, name="Ali")
+        await owner.close()
+        await idle.close()
+    said = [r.getMessage() for r in caplog.records]
+    assert "stopping: stored 2 room(s) in memory, 1 with a game in progress" in said, said

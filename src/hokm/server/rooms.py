@@ -1255,7 +1255,15 @@ class RoomManager:
             await self._full_gc.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
-        await asyncio.gather(*(actor.stop() for actor in list(self.actors.values())))
+        actors = list(self.actors.values())
+        await asyncio.gather(*(actor.stop() for actor in actors))
+        if actors:  # what the next start (or another process) takes up
+            playing = sum(actor.table.status in ("playing", "paused") for actor in actors)
+            log.info(
+                "stopping: stored %d room(s) in memory, %d with a game in progress",
+                len(actors),
+                playing,
+            )
         if self.cluster is not None:
             for code, actor in list(self.actors.items()):
                 if not actor.abandoned:

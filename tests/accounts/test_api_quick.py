@@ -134,6 +134,25 @@ async def test_players_are_idle_again_once_their_quick_game_is_over(live: Live) 
         await client.close()
 
 
+async def test_a_matched_player_cannot_wait_again_before_the_game_starts(live: Live) -> None:
+    """Matched, before the quick game starts (it waits for its players to connect): joining
+    the queue again (a second tab) is refused, naming the room, as once it has started. It
+    was accepted, the same four were matched into a second rated room, and the first one
+    started too with them seated."""
+    people, match = await _match_four(live, "twice")
+    code = match["code"]
+    for person in people:
+        again = await person.post("/api/quick/join")
+        assert again.status_code == 409 and again.json()["code"] == "in_game", again.text
+        assert code in again.json()["message"]
+    assert {(await p.get("/api/quick/status")).json()["state"] for p in people} == {"matched"}
+    clients = await _seated(live, people, code)
+    await _play_out(clients)
+    assert [(await p.get("/api/quick/status")).json() for p in people] == [{"state": "idle"}] * 4
+    for client in clients:
+        await client.close()
+
+
 async def test_the_answers_of_games_that_never_end_here_are_bounded(live: Live) -> None:
     """Matched players who never come to their room (the game pauses, and never ends) are
     not kept for good: past ``keep`` answers the oldest players are ``idle`` again, and the

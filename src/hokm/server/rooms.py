@@ -307,8 +307,14 @@ class RoomActor:
         return self.public_info()
 
     async def seated(self, player: str) -> bool:
-        """Whether ``player`` holds a seat in a game in progress here."""
-        return player in self.table.players_in_game()
+        """Whether ``player`` holds a seat in a game in progress here, or in a quick match's
+        room whose matched game has not started yet (it waits for its players, up to 20 s):
+        a player matched there who joined the queue again was matched a second time, and
+        both rated games started with them."""
+        if player in self.table.players_in_game():
+            return True
+        table = self.table
+        return table.quick and table.status == "lobby" and table.seat_of(player) is not None
 
     def abandon(self) -> None:
         """Stop at once, storing nothing: another node may own the room by now

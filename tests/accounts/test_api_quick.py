@@ -144,7 +144,7 @@ async def test_a_matched_player_cannot_wait_again_before_the_game_starts(live: L
     for person in people:
         again = await person.post("/api/quick/join")
         assert again.status_code == 409 and again.json()["code"] == "in_game", again.text
-        assert code in again.json()["message"]
+        assert code in again.json()["message"] and again.json()["room"] == code
     assert {(await p.get("/api/quick/status")).json()["state"] for p in people} == {"matched"}
     clients = await _seated(live, people, code)
     await _play_out(clients)

@@ -652,6 +652,8 @@ def _error(exc: AccountError) -> JSONResponse:
         "message": str(exc),
         "message_fa": exc.message_fa or _FA.get(exc.code, _FA["bad_request"]),
     }
+    if isinstance(exc, InGameError):  # which game: for scripts, as the status's «room»
+        body["room"] = exc.room
     headers = {"Retry-After": str(exc.retry_after)} if hasattr(exc, "retry_after") else None
     return JSONResponse(body, status_code=exc.status, headers=headers)
 

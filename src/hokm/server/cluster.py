@@ -752,7 +752,7 @@ class Cluster:
         if method == "info":
             return actor.public_info()
         if method == "seated":
-            return {"seated": message["who"] in actor.table.players_in_game()}
+            return {"seated": actor.holds(message["who"])}
         remote = self._remote.get(key)
         if method == "attach":
             if key in self._gone:  # its socket left while the room was loading

@@ -307,6 +307,11 @@ class RoomActor:
         return self.public_info()
 
     async def seated(self, player: str) -> bool:
+        """:meth:`holds` (the :class:`Room` protocol's question, which a remote room asks
+        its owner)."""
+        return self.holds(player)
+
+    def holds(self, player: str) -> bool:
         """Whether ``player`` holds a seat in a game in progress here, or in a quick match's
         room whose matched game has not started yet (it waits for its players, up to 20 s):
         a player matched there who joined the queue again was matched a second time, and

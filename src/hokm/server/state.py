@@ -162,7 +162,7 @@ class ServerState:
         those stored so when they were unloaded (each loaded to check it; with storage down,
         the loaded rooms still answer)."""
         local = self.rooms.actors  # (looked at directly: asked at every quick-match look)
-        playing = [c for c, a in local.items() if player in a.table.players_in_game()]
+        playing = [c for c, a in local.items() if a.holds(player)]
         stored: list[str] = []
         with contextlib.suppress(Exception):
             stored = await self.storage.seated_rooms(player)

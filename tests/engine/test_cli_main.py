@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib
 import io
@@ -214,6 +215,33 @@ def test_serve_says_in_one_line_why_it_cannot_use_the_database(
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1, err
     assert "made by another version of hokm: table hokm_sessions lacks expires_at" in err, err
+
+
+def test_serve_refuses_a_database_another_server_serves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second ``hokm serve`` on the database a first one serves (the old one still running,
+    a second ``make run`` on another port) would load the same rooms and write over them:
+    one line and exit 2. The operator's tools work beside a running server."""
+    from hokm.storage import SqlStorage
+
+    db = tmp_path / "served.db"
+
+    async def serve_then_try() -> None:
+        first = SqlStorage(str(db))
+        await first.start()
+        await first.hold_serving(shared=False)
+        try:
+            assert await asyncio.to_thread(main, ["serve", "--db", str(db), "--port", "0"]) == 2
+            err = capsys.readouterr().err
+            assert len(err.strip().splitlines()) == 1, err
+            assert "another hokm serve uses this database" in err and str(db) in err, err
+            listed = ["accounts", "list", "--db", str(db)]
+            assert await asyncio.to_thread(main, listed) == 0
+        finally:
+            await first.close()
+
+    asyncio.run(serve_then_try())
 
 
 def test_serve_says_in_one_line_why_it_cannot_listen(

@@ -250,6 +250,37 @@ async def test_processes_starting_at_once_on_an_empty_database_share_one_schema(
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_database_is_served_by_one_server_or_by_one_clusters_processes(
+    kind: str, tmp_path: Path
+) -> None:
+    """Two servers that do not know of each other on one database load the same rooms and
+    write over each other's logs and snapshots: a second server alone is refused, as is a
+    cluster's process beside a server alone, or a server alone beside a cluster; the
+    processes of one cluster share it; a stopped server lets the next one in."""
+    prefix = f"t{secrets.token_hex(4)}_"
+    url = str(tmp_path / "hokm.db") if kind == "sqlite" else PG_URL
+    stores = [SqlStorage(url, prefix=prefix) for _ in range(4)]
+    try:
+        for store in stores:
+            await store.start()
+        await stores[0].hold_serving(shared=False)
+        with pytest.raises(StorageError, match="another hokm serve uses this database"):
+            await stores[1].hold_serving(shared=False)
+        with pytest.raises(StorageError, match="a hokm serve without --redis uses this"):
+            await stores[1].hold_serving(shared=True)
+        await stores[0].close()  # stopped
+        await stores[1].hold_serving(shared=True)  # a cluster's processes
+        await stores[2].hold_serving(shared=True)
+        with pytest.raises(StorageError, match="another hokm serve uses this database"):
+            await stores[3].hold_serving(shared=False)
+    finally:
+        with contextlib.suppress(Exception):
+            await stores[3].drop_all()
+        for store in stores:
+            await store.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 async def test_tables_of_another_version_are_refused_at_start_in_one_clear_error(
     kind: str, tmp_path: Path
 ) -> None:

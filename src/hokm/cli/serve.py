@@ -230,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             print(f"hokm serve: {problem}", file=sys.stderr)
             return 2
-    problem = check_database(url)
+    problem = check_database(url, serving=True, shared=bool(settings.redis_url))
     if problem is not None:
         print(f"hokm serve: {problem}", file=sys.stderr)
         return 2
@@ -306,10 +306,12 @@ def missing_database_file(url: str) -> str | None:
     return None
 
 
-def check_database(url: str) -> str | None:
+def check_database(url: str, *, serving: bool = False, shared: bool = False) -> str | None:
     """Why the server could not use the database at ``url`` (one line), or None: checked
     before the server starts, so a wrong ``--db`` is one clear line, not a traceback from
-    the server's start-up."""
+    the server's start-up. With ``serving`` (``hokm serve``, not the operator's tools that
+    work beside it) a database another server serves is refused too (``shared``: as a
+    cluster's process; :meth:`~hokm.storage.SqlStorage.hold_serving`)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
@@ -337,6 +339,8 @@ def check_database(url: str) -> str | None:
             # the accounts' columns only: the server's own start makes and re-keys them
             async with storage.engine.connect() as conn:
                 await storage.check_columns(conn, AccountStore(storage).t.metadata)
+            if serving:
+                await storage.hold_serving(shared=shared)  # (let go at once: asked, not kept)
         finally:
             await storage.close()
 
@@ -344,7 +348,9 @@ def check_database(url: str) -> str | None:
         asyncio.run(open_and_close())
     except Exception as exc:  # any driver's own error: say it in one line
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if shown not in reason and not reason.startswith(("the database", "cannot open")):
+        if shown not in reason and not reason.startswith(
+            ("the database", "cannot open", "another hokm serve", "a hokm serve")
+        ):
             reason = f"cannot open the database {shown}: {reason}"
         return reason
     return None

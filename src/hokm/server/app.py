@@ -113,6 +113,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         storage = SqlStorage(settings.database_url, prefix=settings.table_prefix)
         await storage.start()
+        try:  # (one server alone on a database, or every process of one cluster)
+            await storage.hold_serving(shared=bool(settings.redis_url))
+        except BaseException:
+            await storage.close()
+            raise
         log.info("storage: %s", storage.describe())
         if settings.allowed_origins:
             log.info(

@@ -24,6 +24,7 @@ import concurrent.futures
 import contextlib
 import json
 import logging
+import os
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -196,6 +197,9 @@ class SqlStorage:
         self.t = _Tables(prefix)
         self.is_sqlite = self.url.startswith("sqlite")
         self._sync_engine: sa.Engine | None = None
+        # What says this process serves the database (:meth:`hold_serving`): a SQLite file's
+        # descriptor under flock, or the PostgreSQL connection holding an advisory lock.
+        self._serving: int | AsyncConnection | None = None
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self.engine: AsyncEngine = self._make_engine()
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
@@ -265,6 +269,65 @@ class SqlStorage:
             key = zlib.crc32(f"hokm schema {self.prefix}".encode())
             await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
+    async def hold_serving(self, *, shared: bool) -> None:
+        """Say, for as long as this storage is open, that a server serves this database:
+        alone (``shared`` False) or as one process of a cluster (``shared``, all through one
+        Redis). A second server alone on a database another serves, or a cluster's process on
+        one a server alone serves, is refused (:class:`StorageError`): two servers that do
+        not know of each other load the same rooms and write their logs and snapshots over
+        each other's. SQLite: ``flock`` of the database file (the operator's tools, ``hokm
+        accounts`` and ``hokm prune``, do not take it); PostgreSQL: an advisory lock on a
+        connection held open (``pg_try_advisory_lock``, shared for a cluster's processes)."""
+        if self._serving is not None:
+            return
+        alone = (
+            "another hokm serve uses this database ({where}): stop it first, or run every "
+            "process with the same --redis to share it"
+        )
+        clustered = (
+            "a hokm serve without --redis uses this database ({where}): stop it before "
+            "starting the processes of a cluster on it"
+        )
+        if self.is_sqlite:
+            file = make_url(self.url).database
+            if not file or file == ":memory:":
+                return
+            try:
+                import fcntl
+            except ImportError:  # pragma: no cover - not on Windows
+                return
+            fd = os.open(file, os.O_RDONLY)
+            try:
+                fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise StorageError(
+                    (clustered if shared else alone).format(where=self.describe())
+                ) from None
+            self._serving = fd
+            return
+        key = zlib.crc32(f"hokm serve {self.prefix}".encode())
+        conn = await self.engine.connect()
+        try:
+            call = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+            held = (await conn.execute(sa.text(f"SELECT {call}(:key)"), {"key": key})).scalar()
+            await conn.commit()  # (a session's lock outlives the transaction)
+        except BaseException:
+            await conn.close()
+            raise
+        if not held:
+            await conn.close()
+            raise StorageError((clustered if shared else alone).format(where=self.describe()))
+        self._serving = conn
+
+    async def _release_serving(self) -> None:
+        serving, self._serving = self._serving, None
+        if isinstance(serving, int):
+            os.close(serving)  # (the lock goes with the descriptor)
+        elif serving is not None:
+            with contextlib.suppress(Exception):
+                await serving.close()
+
     async def close(self) -> None:
         if self._writer is not None:
             await self._queue.put(None)
@@ -275,6 +338,7 @@ class SqlStorage:
             with contextlib.suppress(Exception):
                 await self._checkpointing
             self._checkpointing = None
+        await self._release_serving()  # (after the last write: the next server starts after it)
         await self.engine.dispose()
         if self._thread is not None:
             self._thread.shutdown(wait=True)

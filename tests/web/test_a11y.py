@@ -353,3 +353,16 @@ def test_stepping_through_a_replay_keeps_the_focus_and_says_the_trick(
     )
     assert active_is(page, "#replay-prev")
     assert announced(page)[-1].startswith("Trick 2 of 3")
+
+
+def test_each_seats_bot_level_list_is_named_with_its_seat(new_page: Callable[..., Page]) -> None:
+    """The owner's three «سطح ربات» lists (one per empty seat) are heard with their seat,
+    «سطح ربات صندلی ۲» / "Bot level, seat 2": three lists alike named did not say which
+    seat's bot they set."""
+    page = new_page()
+    create_room(page, "Lale")
+    names = [page.get_attribute(f"#bot-level-{seat}", "aria-label") for seat in (1, 2, 3)]
+    assert names == ["سطح ربات صندلی ۲", "سطح ربات صندلی ۳", "سطح ربات صندلی ۴"], names
+    page.click("#lang")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_selector('#bot-level-2[aria-label="Bot level, seat 3"]')

@@ -173,7 +173,8 @@ function seatCard(ctx, seat, running) {
       const level = h(
         "select.level",
         {
-          "aria-label": t("bot_level"),
+          // one per empty or bot seat: heard with its seat («سطح ربات صندلی ۲»), not three alike
+          "aria-label": t("bot_level_at", { n: seat.seat + 1 }),
           id: `bot-level-${seat.seat}`,
           onchange: (e) => {
             ui.botLevel[seat.seat] = e.target.value;

@@ -366,3 +366,28 @@ def test_each_seats_bot_level_list_is_named_with_its_seat(new_page: Callable[...
     page.click("#lang")
     page.wait_for_function("document.documentElement.lang === 'en'")
     page.wait_for_selector('#bot-level-2[aria-label="Bot level, seat 3"]')
+
+
+def test_tabbing_out_of_the_phone_chat_sheet_folds_it(new_page: Callable[..., Page]) -> None:
+    """At the table on a phone the chat sheet covers the hand: Shift+Tab from its toggle goes
+    to a control under it, and the sheet folds, so the focused control is in sight (the focus
+    went on under the sheet, unseen). Within the sheet the focus moves and the sheet stays."""
+    page = new_page(viewport={"width": 360, "height": 740})
+    practice_with_rules(page, "Sheet", {"first_hakem": "manual"})  # nothing moves meanwhile
+    page.focus("#chat-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".chat.sheet .phrase-btn")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert active_is(page, ".chat.sheet .phrase-btn")
+    page.focus("#chat-toggle")
+    page.keyboard.press("Shift+Tab")
+    page.wait_for_selector(".chat.sheet", state="detached")
+    assert page.get_attribute("#chat-toggle", "aria-expanded") == "false"
+    seen = page.evaluate(
+        """() => { const el = document.activeElement;
+        const r = el.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return el !== document.body && el.contains(at) ? 'seen' : el.outerHTML.slice(0, 80); }"""
+    )
+    assert seen == "seen", seen

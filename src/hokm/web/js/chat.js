@@ -37,6 +37,20 @@ function setMuted(player, on) {
   }
 }
 
+// The phone's chat sheet open over the hand: how to fold it (see foldWhenFocusLeaves).
+let foldSheet = null;
+
+/** The sheet covers the hand and the buttons under it: a Tab (or Shift+Tab) out of it that
+ * lands on one of them folds the sheet, so the focused control is not hidden behind it (it
+ * was: the keyboard played on under the sheet, unseen). The page re-rendering (focus moved to
+ * <main>) does not count. */
+function foldWhenFocusLeaves(e) {
+  const to = e.target;
+  if (!foldSheet || !(to instanceof Element) || to.closest("aside.chat") || to.matches("main, body")) return;
+  foldSheet();
+}
+document.addEventListener("focusin", foldWhenFocusLeaves);
+
 export function renderChat(ctx) {
   const { store, ui, sendChat } = ctx;
   const restricted = inHand(store);
@@ -143,6 +157,15 @@ export function renderChat(ctx) {
     EMOJI.map((e) => h("button.emoji-btn", { type: "button", onclick: () => sendChat({ text: e }), "aria-label": e }, e)),
   );
   const open = ui.chatOpen;
+  foldSheet =
+    open && ui.chatSheet
+      ? () => {
+          foldSheet = null;
+          ui.chatOpen = false;
+          ui.chatSheet = false;
+          ctx.redraw();
+        }
+      : null;
   // The badge counts the messages not seen yet: those that came while the chat was folded,
   // told by their table version (a count would stop at the 200 messages kept, and miss what
   // came during a reconnection).

@@ -391,3 +391,18 @@ def test_tabbing_out_of_the_phone_chat_sheet_folds_it(new_page: Callable[..., Pa
         return el !== document.body && el.contains(at) ? 'seen' : el.outerHTML.slice(0, 80); }"""
     )
     assert seen == "seen", seen
+
+
+def test_the_table_has_a_heading_naming_the_room(new_page: Callable[..., Page]) -> None:
+    """At the table a screen reader finds one <h1>, «اتاق CODE» / "Room CODE" (hidden to the
+    eye), as in the lobby: the table had no heading at all, and the last trick's and the game
+    result's headings stood under none."""
+    page = new_page()
+    practice_with_rules(page, "Heading", {"first_hakem": "manual"})
+    code = store(page, "s.code")
+    heading = page.get_by_role("heading", level=1)
+    assert heading.count() == 1
+    assert heading.inner_text() == f"اتاق {code}"
+    page.click("#lang")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert page.get_by_role("heading", level=1).inner_text() == f"Room {code}"

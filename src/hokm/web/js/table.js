@@ -36,6 +36,9 @@ export function renderTable(ctx) {
         }
       },
     },
+    // The page's heading, for screen readers (the lobby's «اتاق K7QX4M» is gone): the table had
+    // none, and the game's end and the last trick were headings under nothing.
+    h("h1.sr-only#table-title", {}, t("lobby_title"), " ", h("span", { dir: "ltr" }, store.code)),
     hud(ctx),
     paused ? h("div.banner.warn#paused", { role: "status" }, t("game_paused")) : null,
     awayBanner(ctx),

@@ -375,3 +375,57 @@ def test_the_dark_palette_chosen_and_the_systems_are_the_same() -> None:
     chosen = block(':root[data-theme="dark"] {')
     system = block(':root:not([data-theme="light"]) {')
     assert len(chosen) > 30 and chosen == system
+
+
+# The focus ring of the focused element: its colour's contrast with what lies around it (the
+# first opaque background of its parent and the parent's ancestors).
+_RING = """() => {
+  const el = document.activeElement;
+  const parse = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  let bg = [255, 255, 255];
+  for (let e = el.parentElement; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor);
+    if (c.length < 4 || c[3] === 1) { bg = c; break; }
+  }
+  const cs = getComputedStyle(el);
+  const [hi, lo] = [lum(parse(cs.outlineColor)), lum(bg)].sort((a, b) => b - a);
+  return {visible: el.matches(':focus-visible') && cs.outlineStyle !== 'none',
+          ratio: (hi + 0.05) / (lo + 0.05), ring: cs.outlineColor, bg: String(bg)};
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_focus_ring_stands_out_from_what_is_around_it(
+    new_page: Callable[..., Page], theme: str
+) -> None:
+    """The keyboard's focus ring has a contrast of 3:1 or more with the surface around it, on
+    the page and in the green top bar, light or dark (the amber ring was 1.6:1 on the light
+    theme's white panels: hard to find)."""
+    page = new_page(viewport=DESKTOP)
+    page.add_init_script(
+        f"localStorage.setItem('hokm.settings', JSON.stringify({{theme: '{theme}'}}))"
+    )
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    page.keyboard.press("Tab")  # the keyboard in use: focus is shown from now on
+    low = {}
+    for selector in [
+        "#name",
+        "#create",
+        "#quick",
+        "#code",
+        "#practice",
+        "#lang",
+        "#nav a",
+        "#theme",
+    ]:
+        page.focus(selector)
+        ring = page.evaluate(_RING)
+        assert ring["visible"], (selector, ring)
+        if ring["ratio"] < 3:
+            low[selector] = ring
+    assert not low, low

@@ -406,3 +406,26 @@ def test_the_table_has_a_heading_naming_the_room(new_page: Callable[..., Page]) 
     page.click("#lang")
     page.wait_for_function("document.documentElement.lang === 'en'")
     assert page.get_by_role("heading", level=1).inner_text() == f"Room {code}"
+
+
+def test_logging_in_and_out_puts_the_focus_on_what_took_the_forms_place(
+    new_page: Callable[..., Page],
+) -> None:
+    """«ثبت‌نام» pressed with the keyboard: the focus goes to «وارد شده با نام …» (it fell to
+    <main> with the form, and nothing said the account was made); «خروج»: to the login box."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"] #login-box')
+    page.focus("#login-box summary")
+    page.keyboard.press("Enter")
+    page.fill("#username", "a11y_login")
+    page.fill("#password", "a long password")
+    page.focus("#register")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#account")
+    wait_focus(page, "#account")
+    assert "a11y_login" in page.evaluate(f"{ACTIVE}.textContent")
+    page.focus("#logout")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#login-box")
+    wait_focus(page, "#login-box summary")

@@ -344,6 +344,9 @@ export async function render(main) {
       forgetToken(); // the session cookie identifies us now
       await loadAccount();
       draw();
+      // The pressed button is gone with the form: the focus goes to what took its place,
+      // «وارد شده با نام …» (it fell to <main>, and nothing said the login had worked).
+      document.getElementById("account")?.focus();
     });
   const signOut = guarded(async () => {
     await api("/api/accounts/logout", { method: "POST", body: {} }); // leaves the queue too
@@ -359,6 +362,7 @@ export async function render(main) {
     state.quickGame = null;
     state.roomGame = null;
     draw();
+    document.querySelector("#login-box summary")?.focus(); // the way back in, not <main>
   });
 
   function accountPanel() {
@@ -367,7 +371,7 @@ export async function render(main) {
       const p = state.account;
       return h(
         "div.panel.account#account",
-        {},
+        { tabindex: "-1" },
         h("span", {}, t("signed_in_as", { name: p.player?.name ?? p.username })),
         " ",
         // one's own profile (#/profile/ID is the page others see: no password form)

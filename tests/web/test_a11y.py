@@ -429,3 +429,25 @@ def test_logging_in_and_out_puts_the_focus_on_what_took_the_forms_place(
     page.keyboard.press("Enter")
     page.wait_for_selector("#login-box")
     wait_focus(page, "#login-box summary")
+
+
+def test_a_hands_result_is_said_once_in_the_announce_region(new_page: Callable[..., Page]) -> None:
+    """A hand ends: «Hand 1: We (…) won the hand: …» / "They (…) won the hand: …" is said once
+    in the polite #announce region (the banner, a live region put in the page with its words
+    in it, is not read by every screen reader); the banner itself is no longer a live region."""
+    page = new_page(lang="en")
+    page.add_init_script(LIVE_LOG)
+    practice_with_rules(page, "Hands", {"target_points": 7})
+    for _ in range(100):
+        page.wait_for_selector(f"{DECISION}, #hand-result", state="attached")
+        if take_turn(page, stop_at_result=True) == "done":
+            break
+    page.wait_for_function(
+        "window.liveLog.some((e) => e.region === 'announce' && e.text.startsWith('Hand 1: '))"
+    )
+    said = [x for x in announced(page) if x.startswith("Hand 1: ")]
+    assert re.match(r"Hand 1: (We|They) \(.+\) won the hand: .+, \d+ points?$", said[0]), said
+    page.wait_for_timeout(1000)  # the next hand is dealt meanwhile: not said again
+    assert len([x for x in announced(page) if x.startswith("Hand 1: ")]) == 1, announced(page)
+    if page.locator("#hand-result").count():
+        assert page.get_attribute("#hand-result", "role") is None

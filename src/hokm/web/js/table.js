@@ -722,9 +722,11 @@ function resultBanner(ctx) {
   const told = handTold(store, res);
   const animate = ui.bannerAnimated !== res.hand;
   ui.bannerAnimated = res.hand;
+  // Not a live region: one put in the page with its words already in it is not read by every
+  // screen reader; the room page says the result in #announce (handSaid).
   return h(
     `div.result-banner.result-${res.result}${animate ? ".enter" : ""}#hand-result`,
-    { role: "status" },
+    {},
     h("div.small.result-hand", {}, t("hand_n", { n: res.hand + 1 })),
     h("strong.result-name", {}, told.title),
     h("div", {}, told.sentence),
@@ -741,6 +743,11 @@ function resultBanner(ctx) {
       t("close"),
     ),
   );
+}
+
+/** A finished hand in one line for a screen reader: «هَند ۲: ما (…) این هَند را بردیم: کُت، ۲ امتیاز». */
+export function handSaid(store, res) {
+  return `${t("hand_n", { n: res.hand + 1 })}: ${handTold(store, res).sentence}`;
 }
 
 /** A finished hand told from the viewer's side: a title ("We lost the hand", with the result

@@ -7,7 +7,7 @@ import { RoomStore } from "../store.js";
 import { normalize } from "../protocol.js";
 import { botLevels, NAME_MAX, nameLimitNote, noteNameLimit, phrases, refusal } from "../common.js";
 import { renderLobby } from "../lobby.js";
-import { renderTable, updateCountdowns } from "../table.js";
+import { handSaid, renderTable, updateCountdowns } from "../table.js";
 import { renderChat } from "../chat.js";
 import { chime } from "../sound.js";
 
@@ -177,14 +177,19 @@ export async function render(main, [rawCode]) {
     if (el && el !== document.activeElement) focusInView(el);
   }
 
-  /** Said once to a screen reader (the hidden #announce region), on what changed: the trump
-   * named (by anyone: a bot hakem's choice was never said), the player's own turn (not every
-   * bot's: that was a line per card), and who won the game. */
+  /** Said once to a screen reader (the hidden #announce region), on what changed: a hand's
+   * result, the trump named (by anyone: a bot hakem's choice was never said), the player's own
+   * turn (not every bot's: that was a line per card), and who won the game. */
   function tell(myTurn) {
     const game = store.game;
     const table = store.table;
     if (!game || !table || table.status === "lobby" || table.status === "closed") return;
     const over = table.status === "game_over";
+    // A hand's result (a game's last hand is told by who won the game)
+    const res = store.handResult;
+    const handKey = res && typeof res.hand === "number" ? `${table.game_number}|${res.hand}` : null;
+    if (handKey && handKey !== ui.saidHand && !over) announce(handSaid(store, res));
+    if (handKey) ui.saidHand = handKey;
     const trumpKey = game.trump ? `${table.game_number}|${game.hand_number}|${game.trump}` : null;
     if (trumpKey && trumpKey !== ui.saidTrump && !over) announce(t("trump_named", { suit: t(`suit_${game.trump}`), sym: SYMBOL[game.trump] }));
     if (trumpKey) ui.saidTrump = trumpKey;

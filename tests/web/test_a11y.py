@@ -451,3 +451,20 @@ def test_a_hands_result_is_said_once_in_the_announce_region(new_page: Callable[.
     assert len([x for x in announced(page) if x.startswith("Hand 1: ")]) == 1, announced(page)
     if page.locator("#hand-result").count():
         assert page.get_attribute("#hand-result", "role") is None
+
+
+def test_entering_a_room_is_not_said_to_be_a_reconnection(new_page: Callable[..., Page]) -> None:
+    """The first connection to a room says nothing in the top bar's live status (it said «در
+    حال اتصال دوباره…», reconnecting, on entering every room); a dropped one still does."""
+    page = new_page()
+    page.add_init_script(LIVE_LOG)
+    practice_with_rules(page, "First", {"first_hakem": "manual"})
+    page.wait_for_selector("#choose-hakem")
+    said = [e["text"] for e in live_log(page) if e["region"].startswith("conn")]
+    assert said == [], said
+    page.evaluate("window.hokmConn.ws.close()")
+    page.wait_for_function(
+        "window.liveLog.some((e) => e.region.startsWith('conn')"
+        " && e.text === 'در حال اتصال دوباره…')"
+    )
+    page.wait_for_function("window.hokmConn.isOpen()")

@@ -541,9 +541,13 @@ export async function render(main, [rawCode]) {
     if (ui.status === "online" && s !== "online" && !ui.hiddenSince) notePlace();
     if (s === "online") ui.checkAway = true; // the next room frame says what went on
     ui.status = s;
+    // The first connection is no reconnection: the live #conn said «در حال اتصال دوباره…» on
+    // entering every room.
+    const first = s === "connecting" && !ui.wasOnline;
+    if (s === "online") ui.wasOnline = true;
     const el = document.getElementById("conn");
     if (el) {
-      el.textContent = s === "online" ? "" : s === "connecting" ? t("reconnecting") : t("offline");
+      el.textContent = s === "online" || first ? "" : s === "connecting" ? t("reconnecting") : t("offline");
       el.className = `conn ${s}`;
     }
     if (store.table) draw();

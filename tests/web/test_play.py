@@ -430,6 +430,8 @@ def test_skip_link_and_what_a_screen_reader_hears_at_the_table(
 def test_the_last_trick_opens_with_enter_and_closes_with_escape(
     new_page: Callable[..., Page],
 ) -> None:
+    """The last trick opens right under its button, which names it (``aria-controls``): a
+    screen reader reads it next (it came at the end of the table, after the rules)."""
     page = new_page()
     start_practice(page, "Kbd", level="easy")
     for _ in range(300):  # play until a trick is complete
@@ -440,6 +442,11 @@ def test_the_last_trick_opens_with_enter_and_closes_with_escape(
     page.focus("#last-trick-btn")
     page.keyboard.press("Enter")
     page.wait_for_selector("#last-trick")
+    assert page.get_attribute("#last-trick-btn", "aria-controls") == "last-trick"
+    after = page.evaluate(
+        "document.getElementById('last-trick-btn').closest('.row').nextElementSibling.id"
+    )
+    assert after == "last-trick", after
     page.keyboard.press("Escape")
     page.wait_for_selector("#last-trick", state="detached")
     assert page.evaluate("document.activeElement.id") == "last-trick-btn"

@@ -53,6 +53,8 @@ export function renderTable(ctx) {
     prompt(ctx),
     store.mySeat !== null && store.mySeat !== undefined ? handRow(ctx) : h("p.note#spectator-note", {}, t("spectating_table")),
     h("div.row.aux", {}, lastTrickButton(ctx), closeGameButton(ctx), leaveGameButton(ctx), previousGameLink(ctx)),
+    // right under its button: a screen reader reads it next (it came after the rules)
+    ui.lastTrickOpen ? lastTrickPanel(ctx, bottom) : null,
     onlookers(store),
     store.table.status === "game_over" ? null : handsSheet(ctx),
     aceDrawInfo(store),
@@ -65,7 +67,6 @@ export function renderTable(ctx) {
       h("summary", {}, t("rules_in_force"), ": ", t("target", { n: store.table.rules?.target_points ?? 7 }), store.table.rules?.bam ? `${t("sep")}${t("opt_bam")}` : ""),
       rulesList(store.table.rules, store.table.preset),
     ),
-    ui.lastTrickOpen ? lastTrickPanel(ctx, bottom) : null,
   );
 }
 
@@ -587,6 +588,7 @@ function lastTrickButton(ctx) {
     {
       type: "button",
       "aria-expanded": ui.lastTrickOpen ? "true" : "false",
+      "aria-controls": ui.lastTrickOpen ? "last-trick" : undefined,
       onclick: () => {
         ui.lastTrickOpen = !ui.lastTrickOpen;
         ctx.redraw();

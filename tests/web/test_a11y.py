@@ -468,3 +468,28 @@ def test_entering_a_room_is_not_said_to_be_a_reconnection(new_page: Callable[...
         " && e.text === 'در حال اتصال دوباره…')"
     )
     page.wait_for_function("window.hokmConn.isOpen()")
+
+
+def test_the_shuffle_check_is_said_and_read_as_a_list(new_page: Callable[..., Page]) -> None:
+    """«بررسی بُر زدن» pressed with the keyboard: its outcome is said once in #announce (the
+    result, a live region put in the page with its words in it, was not reliably read), and the
+    result is a list again (its role=status hid that)."""
+    page = new_page(lang="en")
+    page.add_init_script(LIVE_LOG)
+    page.goto("/")
+    record = {
+        "players": ["Ana", "Ben", "Cy", "Dee"],
+        "rules": {},
+        "hands": [three_trick_hand(page, "verify")],  # no seed: nothing to check it with
+        "result": {"status": "completed", "winner_team": 0},
+    }
+    page.route("**/api/games/A11Y-2/record", lambda route: route.fulfill(json=record))
+    page.goto("/#/game/A11Y-2")
+    page.wait_for_selector("#verify")
+    page.focus("#verify")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#verify-result li")
+    page.wait_for_function("window.liveLog.some((e) => e.region === 'announce')")
+    assert announced(page) == ["Hand 1: Verification is not available yet."], announced(page)
+    assert page.get_attribute("#verify-result", "role") is None
+    assert active_is(page, "#verify")

@@ -89,6 +89,9 @@ export async function render(main, [gameId, analysisRoute]) {
       s.verify = [];
     }
     draw();
+    // Said once (the list, put in the page with its words in it, was a live region that screen
+    // readers do not reliably read, and no longer read as a list).
+    announce([...document.querySelectorAll("#verify-result li")].map((li) => li.textContent).join(" "));
   }
 
   async function verifyHand(hand, i) {
@@ -339,7 +342,7 @@ export async function render(main, [gameId, analysisRoute]) {
                 s.verify
                   ? h(
                       "ul#verify-result",
-                      { role: "status" },
+                      {},
                       // one line per outcome, naming its hands (the same sentence four times was a wall)
                       Object.keys(VERIFY_MARK)
                         .map((state) => [state, s.verify.filter((v) => v.state === state).map((v) => num(v.hand + 1))])

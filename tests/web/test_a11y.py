@@ -493,3 +493,21 @@ def test_the_shuffle_check_is_said_and_read_as_a_list(new_page: Callable[..., Pa
     assert announced(page) == ["Hand 1: Verification is not available yet."], announced(page)
     assert page.get_attribute("#verify-result", "role") is None
     assert active_is(page, "#verify")
+
+
+def test_the_simulators_seat_choice_is_a_named_group_of_toggle_buttons(
+    new_page: Callable[..., Page],
+) -> None:
+    """The simulator's four seat buttons are toggle buttons in a named group, one pressed:
+    they were tabs (role=tab) with no tab panel and no arrow keys, so a screen reader promised
+    what the keyboard did not do."""
+    page = new_page(lang="en")
+    page.goto("/#/sim")
+    page.wait_for_selector(".seat-tab")
+    assert page.locator('[role="tab"], [role="tablist"]').count() == 0
+    group = page.get_by_role("group", name="Whose cards")
+    assert group.get_by_role("button").count() == 4
+    assert group.get_by_role("button", pressed=True).all_inner_texts() == ["Seat 1 (0)"]
+    group.get_by_role("button").nth(2).focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('.seat-tab[aria-pressed="true"]:text("Seat 3")')

@@ -187,11 +187,12 @@ export async function render(main) {
         h("h2", {}, t("sim_setup")),
         h(
           "div.row",
-          { role: "tablist" },
+          // four toggle buttons (one pressed), not tabs: they have no tab panels and no arrow keys
+          { role: "group", "aria-label": t("sim_whose") },
           [0, 1, 2, 3].map((i) =>
             h(
               `button.seat-tab${s.setupSeat === i ? ".primary" : ""}`,
-              { type: "button", role: "tab", "aria-selected": s.setupSeat === i ? "true" : "false", onclick: () => { s.setupSeat = i; draw(); } },
+              { type: "button", "aria-pressed": s.setupSeat === i ? "true" : "false", onclick: () => { s.setupSeat = i; draw(); } },
               `${t("seat_n", { n: i + 1 })} (${num(s.hands[i].length)})`,
             ),
           ),

@@ -511,3 +511,19 @@ def test_the_simulators_seat_choice_is_a_named_group_of_toggle_buttons(
     group.get_by_role("button").nth(2).focus()
     page.keyboard.press("Enter")
     page.wait_for_selector('.seat-tab[aria-pressed="true"]:text("Seat 3")')
+
+
+def test_a_card_another_seat_holds_says_whose_it_is_in_the_picker(
+    new_page: Callable[..., Page],
+) -> None:
+    """Setting up seat 2 in the simulator, the ace of spades given to seat 1 is heard «آس پیک
+    (صندلی ۱)»: only its colour told whose it was, and picking it takes it from that seat."""
+    page = new_page()
+    page.goto("/#/sim")
+    page.wait_for_selector('.picker .card[data-card="AS"]')
+    page.click('.picker .card[data-card="AS"]')  # to seat 1
+    assert page.get_attribute('.picker .card[data-card="AS"]', "aria-label") == "آس پیک"
+    page.locator(".seat-tab").nth(1).click()
+    page.wait_for_selector('.seat-tab[aria-pressed="true"]:text("صندلی ۲")')
+    assert page.get_attribute('.picker .card[data-card="AS"]', "aria-label") == "آس پیک (صندلی ۱)"
+    assert page.get_attribute('.picker .card[data-card="KS"]', "aria-label") == "شاه پیک"

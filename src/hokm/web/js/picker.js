@@ -1,6 +1,7 @@
 // A 52-card picker (4 rows of 13) used by the simulator and the trump advisor.
 import { arrowFocus, h } from "./dom.js";
-import { SUITS, cardEl } from "./cards.js";
+import { SUITS, cardEl, cardName } from "./cards.js";
+import { t } from "./i18n.js";
 
 export const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
 export const DECK = SUITS.flatMap((s) => RANKS.map((r) => `${r}${s}`));
@@ -16,8 +17,11 @@ export function picker(state, onpick, label) {
     { role: "group", "aria-label": label, onkeydown: arrowFocus(".card", RANKS.length) },
     DECK.map((code) => {
       const st = state(code) || {};
+      // a card another seat holds says whose it is (its colour alone said it)
+      const held = st.owner !== undefined && st.owner !== null && !st.pressed;
       const el = cardEl(code, {
         button: true,
+        label: held ? `${cardName(code)} (${t("seat_n", { n: st.owner + 1 })})` : undefined,
         extra: [st.owner !== undefined && st.owner !== null ? `owner-${st.owner}` : "", st.taken ? "taken" : ""].filter(Boolean).join("."),
         onclick: () => onpick(code),
       });

@@ -527,3 +527,24 @@ def test_a_card_another_seat_holds_says_whose_it_is_in_the_picker(
     page.wait_for_selector('.seat-tab[aria-pressed="true"]:text("صندلی ۲")')
     assert page.get_attribute('.picker .card[data-card="AS"]', "aria-label") == "آس پیک (صندلی ۱)"
     assert page.get_attribute('.picker .card[data-card="KS"]', "aria-label") == "شاه پیک"
+
+
+def test_each_seat_at_the_table_says_whose_side_it_is_on(new_page: Callable[..., Page]) -> None:
+    """Each seat at the table is a group named with its player and side, «جای ربات ۳ (یار
+    شما)» / "Bot 3's place (your partner)": the partner's place at the top, the opponents' at
+    the sides, were seen but never heard (the seat's label was on a plain div, not read)."""
+    page = new_page(lang="en")
+    practice_with_rules(page, "Side", {"first_hakem": "manual"})
+    names = page.eval_on_selector_all(
+        ".board .seat",
+        "els => els.map((e) => [e.getAttribute('role'), e.getAttribute('aria-label')])",
+    )
+    assert sorted(names) == [
+        ["group", "Bot 2's place (opponent)"],
+        ["group", "Bot 3's place (your partner)"],
+        ["group", "Bot 4's place (opponent)"],
+        ["group", "Side's place (you)"],
+    ], names
+    page.click("#lang")
+    page.wait_for_function("document.documentElement.lang === 'fa'")
+    assert page.get_by_role("group", name="جای ربات ۳ (یار شما)").count() == 1

@@ -319,6 +319,8 @@ const STRINGS = {
     not_your_turn_now: "الان نوبت شما نیست.",
     must_follow: "باید از خال زمین ({suit}) بازی کنید.",
     seat_of: "جای {name}",
+    seat_partner: "یار شما",
+    seat_opponent: "حریف",
     played_by: "{card}، بازی‌شده توسط {name}",
     empty_trick: "هنوز برگی بازی نشده",
     // chat
@@ -777,6 +779,8 @@ const STRINGS = {
     not_your_turn_now: "It is not your turn.",
     must_follow: "You must follow the led suit ({suit}).",
     seat_of: "{name}'s place",
+    seat_partner: "your partner",
+    seat_opponent: "opponent",
     played_by: "{card}, played by {name}",
     empty_trick: "No card played yet",
     chat: "Chat",

@@ -201,7 +201,9 @@ function seatBox(ctx, seat, pos) {
   const team = seat % 2;
   return h(
     `div.seat.pos-${pos}.team${team}${turn ? ".turn" : ""}`,
-    { dataset: { seat }, "aria-label": t("seat_of", { name: store.seatName(seat) }) },
+    // a named group (a plain div's label is not read), saying whose side the seat is on:
+    // the partner sits at the top, but a screen reader heard only names
+    { dataset: { seat }, role: "group", "aria-label": `${t("seat_of", { name: store.seatName(seat) })} (${seatSide(store, seat)})` },
     h(
       "div.seat-label",
       {},
@@ -216,6 +218,13 @@ function seatBox(ctx, seat, pos) {
       : // cards held only while a hand is on (between hands «۰ برگ» beside everyone said nothing)
         h("div.seat-meta", {}, HAND_ON.has(game.phase) ? labelled("span.count", cardsText(count), h("span.mini-back"), num(count)) : null, turn ? countdown(store, seat) : null),
   );
+}
+
+/** Whose side a seat is on, from the viewer's: «شما», «یار شما», «حریف» (a spectator: the team). */
+function seatSide(store, seat) {
+  const me = store.mySeat;
+  if (me === null || me === undefined) return t("team_n", { n: (seat % 2) + 1 });
+  return seat === me ? t("you") : seat % 2 === me % 2 ? t("seat_partner") : t("seat_opponent");
 }
 
 function countdown(store, seat) {

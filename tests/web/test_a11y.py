@@ -548,3 +548,19 @@ def test_each_seat_at_the_table_says_whose_side_it_is_on(new_page: Callable[...,
     page.click("#lang")
     page.wait_for_function("document.documentElement.lang === 'fa'")
     assert page.get_by_role("group", name="جای ربات ۳ (یار شما)").count() == 1
+
+
+def test_escape_withdraws_the_hints_question(new_page: Callable[..., Page]) -> None:
+    """«راهنما» asks first whether to give up the win's points; Escape answers «نه» and the
+    focus is back on «راهنما», as Escape withdraws the close-game question (it did nothing)."""
+    page = new_page()
+    practice_with_rules(page, "Hint", {"first_hakem": "manual"})
+    page.click('#choose-hakem .hakem-btn[data-seat="0"]')  # our trump: no clock runs out soon
+    page.wait_for_selector("#hint")
+    page.focus("#hint")
+    page.keyboard.press("Enter")
+    wait_focus(page, "#hint-sure")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#hint-confirm", state="detached")
+    wait_focus(page, "#hint")
+    assert store(page, "s.table.hinted") in (None, [])

@@ -343,14 +343,27 @@ function hintButton(ctx) {
   // The first hint of a game is asked twice: the cost is said before it is paid (a tooltip
   // is never seen on a phone, and a toast after the hint came too late).
   if (first && ui.hintAsked === key) {
+    const no = () => {
+      ui.hintAsked = null;
+      ctx.redraw();
+      document.getElementById("hint")?.focus();
+    };
     return h(
       "span.hint-confirm#hint-confirm",
-      { role: "alert" },
+      {
+        role: "alert",
+        // Escape says «نه», as it withdraws the close-game and leave-game questions
+        onkeydown: (e) => {
+          if (e.key !== "Escape") return;
+          e.stopPropagation();
+          no();
+        },
+      },
       h("span.small", {}, t("hint_costs_points")),
       " ",
       h("button.link#hint-sure", { type: "button", onclick: ask }, t("hint_anyway")),
       " ",
-      h("button.link#hint-no", { type: "button", onclick: () => { ui.hintAsked = null; ctx.redraw(); document.getElementById("hint")?.focus(); } }, t("hint_no")),
+      h("button.link#hint-no", { type: "button", onclick: no }, t("hint_no")),
     );
   }
   return h(

@@ -564,3 +564,23 @@ def test_escape_withdraws_the_hints_question(new_page: Callable[..., Page]) -> N
     page.wait_for_selector("#hint-confirm", state="detached")
     wait_focus(page, "#hint")
     assert store(page, "s.table.hinted") in (None, [])
+
+
+def test_when_a_hand_ends_the_focus_waits_on_the_hand(new_page: Callable[..., Page]) -> None:
+    """The hand's cards go when it ends: the focus stays on the hand (a group named «برگ‌های
+    شما…»), not <main>, from where a screen reader read the page again and Tab started over;
+    the next decision takes it on."""
+    page = new_page()
+    practice_with_rules(page, "Wait", {"target_points": 7})
+    for _ in range(100):
+        page.wait_for_selector(f"{DECISION}, #hand-result", state="attached")
+        if take_turn(page, stop_at_result=True) == "done":
+            break
+    page.wait_for_function(
+        "document.activeElement.matches('#my-hand, #my-hand .card, #choose-trump .suit-btn')"
+        " || document.activeElement.tagName === 'MAIN'"
+    )
+    where = page.evaluate("document.activeElement.id || document.activeElement.tagName")
+    assert where != "main", where
+    take_turns_until(page, ".hand .card.legal")
+    wait_focus(page, ".hand .card.legal")

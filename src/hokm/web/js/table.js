@@ -495,8 +495,9 @@ function handRow(ctx) {
   const onKey = arrowFocus(".card");
   const hinted = hintNow(ctx)?.card;
   return h(
-    "div.hand",
-    { role: "group", "aria-label": `${t("your_hand")}${t("sep")}${t("legal_hint")}`, dir: "ltr", onkeydown: onKey },
+    "div.hand#my-hand",
+    // focusable by script: the focus waits here when the hand's last card is gone
+    { role: "group", "aria-label": `${t("your_hand")}${t("sep")}${t("legal_hint")}`, dir: "ltr", tabindex: "-1", onkeydown: onKey },
     cards.map((card) =>
       cardEl(card, {
         button: true,

@@ -161,7 +161,7 @@ export async function render(main, [rawCode]) {
    * keyboard plays on without a Tab hunt. Focus in the chat or anywhere else stays. */
   function focusDecision() {
     const el = document.activeElement;
-    const idle = !el || el === document.body || el === main || el.tagName === "MAIN" || (el.closest?.(".hand") && el.getAttribute("aria-disabled") === "true");
+    const idle = !el || el === document.body || el === main || el.tagName === "MAIN" || el.matches?.(".hand") || (el.closest?.(".hand") && el.getAttribute("aria-disabled") === "true");
     if (!idle) return;
     focusInView(main.querySelector(".hand .card.legal, #choose-trump .suit-btn, #bam-go"));
   }
@@ -172,7 +172,8 @@ export async function render(main, [rawCode]) {
     if (key.id) el = document.getElementById(key.id);
     else if (key.card) {
       el = main.querySelector(`.hand [data-card="${key.card}"]`);
-      if (!el && key.inHand) el = main.querySelector(".hand .card.legal") || main.querySelector(".hand .card");
+      // (no card left: the hand ended; the focus stays on the hand, not <main>, till the next)
+      if (!el && key.inHand) el = main.querySelector(".hand .card.legal") || main.querySelector(".hand .card") || main.querySelector(".hand");
     }
     if (el && el !== document.activeElement) focusInView(el);
   }

@@ -584,3 +584,17 @@ def test_when_a_hand_ends_the_focus_waits_on_the_hand(new_page: Callable[..., Pa
     assert where != "main", where
     take_turns_until(page, ".hand .card.legal")
     wait_focus(page, ".hand .card.legal")
+
+
+def test_the_room_link_field_is_named_as_the_link_not_as_its_button(
+    new_page: Callable[..., Page],
+) -> None:
+    """The lobby's read-only link field is «پیوند اتاق» / "Room link": it was named «کپی
+    پیوند», as the button beside it, so a screen reader heard two «کپی پیوند» in a row."""
+    page = new_page()
+    create_room(page, "Link")
+    assert page.get_attribute("#share-link", "aria-label") == "پیوند اتاق"
+    assert page.get_by_role("textbox", name="پیوند اتاق").count() == 1
+    assert page.get_by_role("button", name="کپی پیوند").count() == 1
+    page.click("#lang")
+    page.wait_for_selector('#share-link[aria-label="Room link"]')

@@ -83,7 +83,7 @@ export function renderLobby(ctx) {
       h(
         "div.row",
         {},
-        h("input#share-link", { type: "text", readonly: true, value: link, dir: "ltr", "aria-label": t("copy_link"), onfocus: (e) => e.target.select() }),
+        h("input#share-link", { type: "text", readonly: true, value: link, dir: "ltr", "aria-label": t("room_link"), onfocus: (e) => e.target.select() }),
         h("button#copy-link", { type: "button", onclick: copy }, t("copy_link")),
         canShare ? h("button.primary#share-invite", { type: "button", onclick: share }, t("share_invite")) : null,
       ),

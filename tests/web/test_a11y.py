@@ -598,3 +598,14 @@ def test_the_room_link_field_is_named_as_the_link_not_as_its_button(
     assert page.get_by_role("button", name="کپی پیوند").count() == 1
     page.click("#lang")
     page.wait_for_selector('#share-link[aria-label="Room link"]')
+
+
+def test_the_start_button_says_why_it_cannot_be_pressed_yet(new_page: Callable[..., Page]) -> None:
+    """«شروع بازی», disabled while a seat is empty, is described by «هر چهار صندلی باید پر
+    باشد»: a screen reader heard a dimmed button with no reason."""
+    page = new_page()
+    create_room(page, "Why")
+    start = page.get_by_role("button", name="شروع بازی")
+    assert start.is_disabled()
+    assert start.get_attribute("aria-describedby") == "need-four"
+    assert page.inner_text("#need-four").startswith("هر چهار صندلی")

@@ -126,11 +126,13 @@ export function renderLobby(ctx) {
               {
                 type: "button",
                 disabled: !filled || running,
+                // why it cannot be pressed yet, heard with it
+                "aria-describedby": !filled ? "need-four" : undefined,
                 onclick: () => command("start"),
               },
               t("start_game"),
             ),
-            !filled ? h("span.hint", {}, t("need_four")) : null,
+            !filled ? h("span.hint#need-four", {}, t("need_four")) : null,
           ]
         : h("p.hint", {}, t("waiting_owner")),
       h(

@@ -609,3 +609,19 @@ def test_the_start_button_says_why_it_cannot_be_pressed_yet(new_page: Callable[.
     assert start.is_disabled()
     assert start.get_attribute("aria-describedby") == "need-four"
     assert page.inner_text("#need-four").startswith("هر چهار صندلی")
+
+
+def test_in_the_lobby_the_phone_chat_stays_open_when_the_focus_leaves_it(
+    new_page: Callable[..., Page],
+) -> None:
+    """In the lobby the chat opened on a phone is in the page, covering nothing: a Shift+Tab
+    out of it leaves it open (only the sheet over the table folds)."""
+    page = new_page(viewport={"width": 360, "height": 740})
+    create_room(page, "Lobby")
+    page.focus("#chat-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#chat-input")
+    page.keyboard.press("Shift+Tab")
+    page.wait_for_timeout(300)
+    assert page.get_attribute("#chat-toggle", "aria-expanded") == "true"
+    assert page.locator("#chat-input").count() == 1

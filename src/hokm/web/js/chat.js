@@ -47,7 +47,8 @@ let foldSheet = null;
 function foldWhenFocusLeaves(e) {
   const to = e.target;
   if (!foldSheet || !(to instanceof Element) || to.closest("aside.chat") || to.matches("main, body")) return;
-  foldSheet();
+  // (only over the table: in the lobby the chat opened on a phone is in the page, over nothing)
+  if (document.querySelector(".room.at-table aside.chat.sheet")) foldSheet();
 }
 document.addEventListener("focusin", foldWhenFocusLeaves);
 

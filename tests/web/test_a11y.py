@@ -625,3 +625,21 @@ def test_in_the_lobby_the_phone_chat_stays_open_when_the_focus_leaves_it(
     page.wait_for_timeout(300)
     assert page.get_attribute("#chat-toggle", "aria-expanded") == "true"
     assert page.locator("#chat-input").count() == 1
+
+
+def test_the_trump_advisors_suggestion_is_said_once(new_page: Callable[..., Page]) -> None:
+    """«پنج برگ تصادفی» pressed with the keyboard: the suggestion and its reason are said once
+    in #announce (the panel, a live region put in the page with its words and its table of
+    scores in it, was not reliably read)."""
+    page = new_page(lang="en")
+    page.add_init_script(LIVE_LOG)
+    page.goto("/#/advisor")
+    page.wait_for_selector("#advisor-random")
+    page.focus("#advisor-random")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#advice")
+    page.wait_for_function("window.liveLog.some((e) => e.region === 'announce')")
+    said = announced(page)
+    assert len(said) == 1 and said[0].startswith("Suggested trump: "), said
+    assert len(said[0]) > len("Suggested trump: clubs. "), said  # with its reason
+    assert page.get_attribute("#advice", "role") is None

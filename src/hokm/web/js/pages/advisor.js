@@ -1,5 +1,5 @@
 // The trump advisor: five cards → the suit a strong hakem would name, and why (server-side).
-import { h, patch, toast } from "../dom.js";
+import { announce, h, patch, toast } from "../dom.js";
 import { lang, num, t } from "../i18n.js";
 import { api } from "../net.js";
 import { SUITS, SYMBOL, cardEl, sortHand, suitName } from "../cards.js";
@@ -16,6 +16,10 @@ export async function render(main) {
       toast(refusal(err), "error");
     }
     draw();
+    // Said once, the suggestion and why (the panel, put in the page with its words in it, was
+    // a live region not reliably read, and would have read its whole table of scores)
+    const adv = state.advice;
+    if (adv) announce(`${t("advisor_suggests", { suit: t(`suit_${adv.suit}`) })}. ${adv.reasons?.[lang()] ?? adv.reasons?.en ?? ""}`.trim());
   };
 
   const toggle = (code) => {
@@ -61,7 +65,7 @@ export async function render(main) {
         adv
           ? h(
               "div.panel#advice",
-              { role: "status" },
+              {},
               h("p.advice", {}, h("strong", {}, t("advisor_suggests", { suit: t(`suit_${adv.suit}`) })), " ", h(`span.big.suit-${adv.suit}`, { "aria-hidden": "true" }, SYMBOL[adv.suit])),
               h("p", {}, adv.reasons?.[lang()] ?? adv.reasons?.en ?? ""),
               h(

@@ -230,6 +230,7 @@ def test_the_other_pages_are_readable_in_the_dark(new_page: Callable[..., Page],
     assert_readable(page, "sim", [".sim p"])
     shot(page, f"dark-{size}-sim")
     page.goto("/#/advisor")
+    page.wait_for_selector(".advisor .picker")  # (not the simulator's picker, still there)
     for code in ("AH", "KH", "QH", "2S", "3D"):
         page.click(f'.picker [data-card="{code}"]')
     page.click("#advisor-ask")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from hokm.table import PHRASES, TableConfig, check_text
+from hokm.table import PHRASES, Table, TableConfig, check_text
 from hokm.table.chat import FloodLimiter, find_link, find_phone, is_emoji_only
 
 from .conftest import Clock, err, make_table, my_turn, ok, one_human_table, play_any
@@ -304,10 +305,28 @@ def test_randomly_disguised_links_are_caught(seed: int) -> None:
         assert find_link(message), message
 
 
+def _renames_to_the_hands_end(
+    table: Table, clock: Clock, seed: int
+) -> list[tuple[dict[str, Any], bool]]:
+    """Ann plays (at random) and the bots on until the hand ends: each ``member_renamed``
+    event's data, with whether a hand was still in play when it was sent."""
+    rng = random.Random(seed)
+    renamed: list[tuple[dict[str, Any], bool]] = []
+    for _ in range(500):
+        if table.game is None or table.game.hand_results:
+            break
+        out = (
+            play_any(table, clock, "ann", rng)
+            if my_turn(table, "ann")
+            else table.advance(clock.now)
+        )
+        renamed += [(e.data, table.in_hand) for e in out.events if e.kind == "member_renamed"]
+    return renamed
+
+
 def test_a_name_changed_during_a_hand_is_shown_when_it_ends(clock: Clock) -> None:
     """A rejoin with a new name is free text to the partner (``"AS KH QD"``): during a hand
     nobody sees it, not even in a stored snapshot read back; it is shown when the hand ends."""
-    from hokm.table import Table
 
     table = one_human_table(clock, config=TableConfig(bot_delay=0, hand_pause=5))
     ok(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now))  # a spectator
@@ -326,21 +345,9 @@ def test_a_name_changed_during_a_hand_is_shown_when_it_ends(clock: Clock) -> Non
     stored = Table.from_dict(table.to_dict(), now=clock.now)
     assert stored.members["ann"].pending_name == "AS KH QD"
     ok(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now))  # changed back
-    rng = random.Random(4)
-    renamed: list[dict[str, object]] = []
-    for _ in range(500):
-        if table.game is None or table.game.hand_results:
-            break
-        out = (
-            play_any(table, clock, "ann", rng)
-            if my_turn(table, "ann")
-            else table.advance(clock.now)
-        )
-        for event in out.events:
-            if event.kind == "member_renamed":
-                assert not table.in_hand
-                renamed.append(event.data)
-    assert not table.in_hand
+    found = _renames_to_the_hands_end(table, clock, 4)
+    assert not table.in_hand and not any(in_hand for _, in_hand in found)
+    renamed = [data for data, _ in found]
     assert renamed == [{"player": "ann", "name": "AS KH QD"}]  # bob's was taken back
     assert table.members["ann"].name == "AS KH QD" and table.members["bob"].name == "Bob"
 
@@ -361,17 +368,7 @@ def test_a_member_who_joins_during_a_hand_is_named_when_it_ends(clock: Clock) ->
     assert table.render(out.events[1], "cat") is not None
     ok(table.handle("dan", {"type": "join", "name": "Dan"}, clock.now))
     assert {m.name for m in table.members.values()} == {"Ann", "مهمان", "مهمان ۲"}
-    rng = random.Random(5)
-    renamed: list[object] = []
-    for _ in range(500):
-        if table.game is None or table.game.hand_results:
-            break
-        out = (
-            play_any(table, clock, "ann", rng)
-            if my_turn(table, "ann")
-            else table.advance(clock.now)
-        )
-        renamed += [e.data["name"] for e in out.events if e.kind == "member_renamed"]
+    renamed = [data["name"] for data, _ in _renames_to_the_hands_end(table, clock, 5)]
     assert not table.in_hand and sorted(renamed) == ["AS KH QD", "Dan"]
     assert table.members["cat"].name == "AS KH QD"
 

@@ -431,17 +431,22 @@ def test_logging_in_and_out_puts_the_focus_on_what_took_the_forms_place(
     wait_focus(page, "#login-box summary")
 
 
+def practice_to_the_first_hands_end(page: Page, name: str) -> None:
+    """A practice game to 7 as ``name``, played until its first hand's result is shown."""
+    practice_with_rules(page, name, {"target_points": 7})
+    for _ in range(100):
+        page.wait_for_selector(f"{DECISION}, #hand-result", state="attached")
+        if take_turn(page, stop_at_result=True) == "done":
+            break
+
+
 def test_a_hands_result_is_said_once_in_the_announce_region(new_page: Callable[..., Page]) -> None:
     """A hand ends: «Hand 1: We (…) won the hand: …» / "They (…) won the hand: …" is said once
     in the polite #announce region (the banner, a live region put in the page with its words
     in it, is not read by every screen reader); the banner itself is no longer a live region."""
     page = new_page(lang="en")
     page.add_init_script(LIVE_LOG)
-    practice_with_rules(page, "Hands", {"target_points": 7})
-    for _ in range(100):
-        page.wait_for_selector(f"{DECISION}, #hand-result", state="attached")
-        if take_turn(page, stop_at_result=True) == "done":
-            break
+    practice_to_the_first_hands_end(page, "Hands")
     page.wait_for_function(
         "window.liveLog.some((e) => e.region === 'announce' && e.text.startsWith('Hand 1: '))"
     )
@@ -571,11 +576,7 @@ def test_when_a_hand_ends_the_focus_waits_on_the_hand(new_page: Callable[..., Pa
     شما…»), not <main>, from where a screen reader read the page again and Tab started over;
     the next decision takes it on."""
     page = new_page()
-    practice_with_rules(page, "Wait", {"target_points": 7})
-    for _ in range(100):
-        page.wait_for_selector(f"{DECISION}, #hand-result", state="attached")
-        if take_turn(page, stop_at_result=True) == "done":
-            break
+    practice_to_the_first_hands_end(page, "Wait")
     page.wait_for_function(
         "document.activeElement.matches('#my-hand, #my-hand .card, #choose-trump .suit-btn')"
         " || document.activeElement.tagName === 'MAIN'"

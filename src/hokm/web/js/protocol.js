@@ -77,6 +77,9 @@ export function normalize(msg) {
     });
     return {
       type: "events",
+      // the first version the batch accounts for: events before its first item that are not
+      // this viewer's to see (a rename held for its author alone) are in it, not missing
+      from: msg.from_version,
       items,
       game: msg.game,
       you: normYou(msg.you),

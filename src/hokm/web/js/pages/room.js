@@ -481,7 +481,10 @@ export async function render(main, [rawCode]) {
       case "events": {
         const items = msg.items;
         if (!store.table || !items.length) return;
-        const first = items[0]?.version;
+        // A gap before the first event is asked for again (sync), unless the batch says it
+        // starts before it: an event not for this viewer (another's held rename) leaves one,
+        // and asking again for what one may not see looped until the server refused.
+        const first = msg.from ?? items[0]?.version;
         if (store.version !== null && first > store.version + 1) {
           conn.send({ type: "sync", last_version: store.version });
           return;

@@ -945,9 +945,10 @@ def test_each_game_over_links_its_own_game_and_says_what_it_brought(
     onlooker.click("#join")
     onlooker.wait_for_selector(".table-view")
     # the players see who watches (the onlooker sees no such line about themself); come in
-    # during a hand, the onlooker is «مهمان» until it ends (a name could tell a hand)
+    # during a hand, the onlooker is «مهمان», "Guest" on an English page, until it ends (a
+    # name could tell a hand)
     owner.wait_for_selector("#onlookers")
-    assert owner.inner_text("#onlookers") in ("Watching (1): Onlooker", "Watching (1): مهمان")
+    assert owner.inner_text("#onlookers") in ("Watching (1): Onlooker", "Watching (1): Guest")
     assert onlooker.locator("#onlookers").count() == 0
     for game in (1, 2):
         for _ in range(200):

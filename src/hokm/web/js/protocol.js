@@ -1,7 +1,18 @@
 // Normalise server frames to one shape (docs/protocol.md), tolerating the table's own field
 // names (docs/table.md): `turn` for timers, flat event frames, `between_games`, seconds vs ms.
 
+import { lang, latinDigits } from "./i18n.js";
+
 const STATUS = { between_games: "game_over" };
+
+// The name the table gives a member who came in during a hand until it ends («مهمان»,
+// «مهمان ۲»: their own is held, as it could tell a hand); an English page says "Guest".
+const NEWCOMER = /^مهمان(?: ([۰-۹0-9]+))?$/;
+
+function shownName(name) {
+  const newcomer = lang() !== "fa" && typeof name === "string" ? name.match(NEWCOMER) : null;
+  return newcomer ? `Guest${newcomer[1] ? ` ${latinDigits(newcomer[1])}` : ""}` : name;
+}
 
 export function normTimer(timer) {
   if (!timer || typeof timer !== "object") return null;
@@ -30,6 +41,7 @@ export function normTable(table, msg = {}) {
   t.hands = Array.isArray(t.hands) ? t.hands : Array.isArray(msg.hands) ? msg.hands : []; // this game's finished hands
   t.paused = Boolean(t.paused || t.status === "paused");
   if (t.owner && typeof t.owner === "object") t.owner = t.owner.id ?? t.owner.player_id;
+  if (Array.isArray(t.members)) t.members = t.members.map((m) => ({ ...m, name: shownName(m.name) }));
   return t;
 }
 
@@ -51,6 +63,7 @@ function normEvent(raw) {
   if (ev.kind === "turn") return { kind: "timer", timer: normTimer({ ...ev, kind: ev.decision ?? "turn" }) };
   if (ev.kind === "timer") ev.timer = normTimer(ev.timer);
   if (ev.kind === "status") ev.status = STATUS[ev.status] ?? ev.status;
+  if (ev.kind === "member_joined" || ev.kind === "member_renamed") ev.name = shownName(ev.name);
   return ev;
 }
 

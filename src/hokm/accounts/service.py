@@ -7,7 +7,7 @@ No HTTP here: the server's ``accounts_api`` maps requests to these calls and
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,9 +113,21 @@ class AccountService:
             raise InvalidCredentialsError()
         key = username_key(username)
         failures = self.failed_logins or LocalFailedLogins(self.limiter)
-        account = await self._checked(
-            failures, key, address, lambda: self.store.account_by_username(username)
-        )
+        try:
+            await failures.check(account=key, address=address, now=self.clock())
+        except RateLimitedError:
+            # Failures before the account's last password change do not count against it:
+            # a player whose forgotten password an operator reset (``hokm accounts
+            # reset-password``, another process) is not kept out by their own earlier tries.
+            # Only a refusal looks the account up to ask again.
+            account = await self.store.account_by_username(username)
+            if account is None:
+                raise
+            await failures.check(
+                account=key, address=address, now=self.clock(), since=self._changed(account)
+            )
+        else:
+            account = await self.store.account_by_username(username)
         stored = account.password_hash if account is not None else None
         if not await self.passwords.verify(stored, password) or account is None:
             await failures.failed(account=key, address=address, now=self.clock())
@@ -124,30 +136,6 @@ class AccountService:
         if self.passwords.needs_rehash(account.password_hash):
             await self.store.set_password(account.player_id, await self.passwords.hash(password))
         return await self._new_session(account.player_id)
-
-    async def _checked(
-        self,
-        failures: FailedLogins,
-        key: str,
-        address: str,
-        find: Callable[[], Awaitable[AccountRow | None]],
-    ) -> AccountRow | None:
-        """The account ``find`` gives, once the login limits allow a try. Failures before the
-        account's last password change do not count against it (``since``), so a player whose
-        forgotten password an operator reset (``hokm accounts reset-password``, another
-        process) is not kept out by their own earlier tries. The limits are asked first, as
-        before any lookup; only a refusal looks the account up to ask again."""
-        try:
-            await failures.check(account=key, address=address, now=self.clock())
-        except RateLimitedError:
-            account = await find()
-            if account is None:
-                raise
-            await failures.check(
-                account=key, address=address, now=self.clock(), since=self._changed(account)
-            )
-            return account
-        return await find()
 
     @staticmethod
     def _changed(account: AccountRow) -> float:

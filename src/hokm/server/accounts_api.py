@@ -53,7 +53,7 @@ from hokm.server.cluster import (
     RedisAddressLimits,
     RedisFailedLogins,
 )
-from hokm.server.limits import AddressLimits, Limits, address_key
+from hokm.server.limits import AddressLimits, Limits, client_address
 from hokm.server.state import ServerState
 from hokm.table.model import GameResult
 
@@ -744,7 +744,7 @@ async def register(request: Request) -> Response:
     """Create an account; a guest calling it becomes the account and keeps its history."""
     data = await _body(request, "username", "password", "name")
     accounts = _accounts(request)
-    address = address_key(request.client.host) if request.client else None
+    address = client_address(request)
     if not await accounts.registrations.take(address):
         raise RateLimitedError(
             60,
@@ -780,7 +780,7 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     """Log in. A wrong password and an unknown username get the same answer."""
     data = await _body(request, "username", "password")
-    address = address_key(request.client.host) if request.client else "unknown"
+    address = client_address(request) or "unknown"
     service = _accounts(request).service
     session = await service.login(data.get("username"), data.get("password"), address=address)
     found = await service.store.player(session.player_id)
@@ -814,7 +814,7 @@ async def change_password(request: Request) -> Response:
         data.get("old_password"),
         data.get("new_password"),
         current_token=_session_token(request),
-        address=address_key(request.client.host) if request.client else "unknown",
+        address=client_address(request) or "unknown",
     )
     _end_sockets(request, identity.id)  # the other sessions' sockets close (4003)
     return JSONResponse({"ok": True})
@@ -830,7 +830,7 @@ async def delete_account(request: Request) -> Response:
     await accounts.service.delete_account(
         identity.id,
         data.get("password"),
-        address=address_key(request.client.host) if request.client else "unknown",
+        address=client_address(request) or "unknown",
     )
     with contextlib.suppress(NotQueuedError, ClusterError):  # (deleted either way)
         await accounts.quick.leave(identity)
@@ -856,7 +856,7 @@ async def patch_profile_me(request: Request) -> Response:
     # A new name is a write, and the leaderboards kept are forgotten (read again) for it:
     # counted against the address's new guests and names, as a guest's rename is.
     creations: Limits = request.app.state.hokm.creations
-    address = address_key(request.client.host) if request.client else None
+    address = client_address(request)
     if not await creations.take(address):
         raise RateLimitedError(
             2,
@@ -902,9 +902,7 @@ async def get_leaderboard(request: Request) -> Response:
         # Only a page (or a viewer's place) not kept counts: it reads every account. The
         # pages kept answer anyone, so many players behind one address (a carrier's NAT)
         # looking at the leaderboard are not refused.
-        if not await accounts.boards.take(
-            address_key(request.client.host) if request.client else None
-        ):
+        if not await accounts.boards.take(client_address(request)):
             raise RateLimitedError(
                 2,
                 "leaderboard pages from this address",

@@ -168,11 +168,10 @@ class RedisFailedLogins:
                 pipe.zrange(key, 0, -1, withscores=True)
             answers = await pipe.execute()
         wait = 0.0
-        for i, ((_, limit), found) in enumerate(zip(keys, answers[1::2], strict=True)):
+        for i, ((_, limit), times) in enumerate(zip(keys, answers[1::2], strict=True)):
             # the account's counters (not the address's) keep only failures after ``since``
             if since is not None and i < ACCOUNT_COUNTERS:
-                found = [t for t in found if float(t[1]) > since]
-            times = found
+                times = [t for t in times if float(t[1]) > since]
             if len(times) >= limit:
                 wait = max(wait, float(times[len(times) - limit][1]) + window - now)
         if wait > 0:

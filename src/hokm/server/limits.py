@@ -13,11 +13,35 @@ import ipaddress
 import time
 from typing import Protocol, overload
 
-__all__ = ["LOOPBACK", "AddressLimits", "Limits", "TokenBucket", "address_key"]
+from starlette.requests import HTTPConnection
+
+__all__ = [
+    "LOOPBACK",
+    "NO_ROOM_LIMITED",
+    "AddressLimits",
+    "Limits",
+    "TokenBucket",
+    "address_key",
+    "client_address",
+]
 
 # This machine: scripts, benchmarks and tests (behind a proxy that does not send
 # X-Forwarded-For every client looks local; with it, uvicorn reports the real address).
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+#: the refusal (English, Persian) of a room code naming no room past the address's limit
+#: (``ServerState.misses``), over REST and in a WebSocket ``join`` alike
+NO_ROOM_LIMITED = (
+    "too many room codes that name no room from this address",
+    "کدهای اتاقِ نادرست از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
+)
+
+
+def client_address(conn: HTTPConnection) -> str | None:
+    """The address the per-address limits count a request or a socket by
+    (:func:`address_key` of its client; None when the server does not know it)."""
+    return address_key(conn.client.host) if conn.client is not None else None
 
 
 @overload

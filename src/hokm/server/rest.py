@@ -23,7 +23,7 @@ from hokm.server import jsonio
 from hokm.server.auth import COOKIE_NAME, BadName, Identity, clean_name
 from hokm.server.cluster import UNREACHABLE, ClusterError
 from hokm.server.errors import error_body
-from hokm.server.limits import address_key
+from hokm.server.limits import NO_ROOM_LIMITED, client_address
 from hokm.server.rooms import Busy
 from hokm.server.state import ServerState
 from hokm.table import OPTION_MAXIMA, TableError, check_room_rules
@@ -104,7 +104,7 @@ def _with_cookie(response: Response, token: str, request: Request) -> Response:
 
 
 async def _limit(request: Request) -> None:
-    address = address_key(request.client.host if request.client is not None else None)
+    address = client_address(request)
     if not await _state(request).creations.take(address):
         raise _Refusal(
             429,
@@ -230,14 +230,8 @@ async def post_room(request: Request) -> Response:
 async def _no_room(request: Request) -> _Refusal:
     """The refusal of a code that names no room: ``404``, or ``429`` once this address has
     tried too many such codes (guessing a private room's code)."""
-    address = address_key(request.client.host if request.client is not None else None)
-    if not await _state(request).misses.take(address):
-        return _Refusal(
-            429,
-            "rate_limited",
-            "too many room codes that name no room from this address",
-            "کدهای اتاقِ نادرست از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
-        )
+    if not await _state(request).misses.take(client_address(request)):
+        return _Refusal(429, "rate_limited", *NO_ROOM_LIMITED)
     return _Refusal(404, "room_not_found")
 
 
@@ -305,7 +299,7 @@ async def get_analysis(request: Request) -> Response:
     key = summary.game_id
     report = state.analyses.get(key)
     if report is None:
-        client = address_key(request.client.host if request.client is not None else None)
+        client = client_address(request)
         joining = state.rooms.analysing(key)  # asked already: wait for that job, no new one
         if not joining and not await state.analysis_limits.take(client):
             raise _Refusal(

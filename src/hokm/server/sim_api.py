@@ -58,7 +58,7 @@ from hokm.engine import (
 )
 from hokm.engine.views import result_to_dict
 from hokm.server import jsonio
-from hokm.server.limits import address_key
+from hokm.server.limits import client_address
 from hokm.server.rooms import Busy, bot_move
 from hokm.table import BotTurn, choose_bot_action
 
@@ -372,7 +372,7 @@ async def _bot_answer(request: Request, data: dict[str, Any]) -> dict[str, Any]:
     turn = bot_turn(data)
     if turn.level in state.settings.inline_bot_levels:
         return {"action": choose_bot_action(turn).to_dict()}
-    client = address_key(request.client.host if request.client is not None else None)
+    client = client_address(request)
     if not await state.sim_bots.take(client):
         raise _Busy(429, "rate_limited", "too many hard-bot requests from this address")
     try:

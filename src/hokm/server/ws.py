@@ -22,7 +22,7 @@ from hokm.server import jsonio
 from hokm.server.auth import BadName, Identity, clean_name
 from hokm.server.cluster import MOVED, ClusterError
 from hokm.server.errors import MESSAGES, error_frame
-from hokm.server.limits import LOOPBACK, TokenBucket, address_key
+from hokm.server.limits import LOOPBACK, NO_ROOM_LIMITED, TokenBucket, client_address
 from hokm.server.origins import origin_allowed
 from hokm.server.rest import PROTOCOL_VERSION
 from hokm.server.rooms import Room
@@ -255,33 +255,29 @@ class _Session:
                 "این نشانه متعلق به هیچ بازیکنی نیست؛ بدون آن وارد شوید تا مهمان تازه‌ای باشید",
             )
             return None
+        renaming = (
+            identity is not None
+            and name is not None
+            and name != identity.name
+            and identity.kind == "guest"
+        )
+        # A new guest or a guest's new name is a write, counted as POST /api/guest counts
+        # them: a loop of hellos with a new name each made hundreds a second from one client.
+        if (identity is None or renaming) and not await self.state.creations.take(
+            client_address(self.websocket)
+        ):
+            await self._close(
+                4008,
+                "rate_limited",
+                "too many new guests or names from this address",
+                "مهمان یا نام تازه از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
+            )
+            return None
         if identity is None:
-            client = self.websocket.client
-            address = address_key(client.host) if client is not None else None
-            if not await self.state.creations.take(address):
-                await self._close(
-                    4008,
-                    "rate_limited",
-                    "too many new guests from this address",
-                    "مهمان تازه از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
-                )
-                return None
             identity, token = await self.state.guests.create(name or "مهمان")
             self.token = token  # (who this socket is from now on)
-        elif name is not None and name != identity.name and identity.kind == "guest":
-            # A rename is a write, counted as POST /api/guest counts one: a loop of hellos
-            # with a new name each made hundreds a second from one client.
-            client = self.websocket.client
-            if not await self.state.creations.take(
-                address_key(client.host) if client is not None else None
-            ):
-                await self._close(
-                    4008,
-                    "rate_limited",
-                    "too many new guests or names from this address",
-                    "مهمان یا نام تازه از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
-                )
-                return None
+        elif renaming:
+            assert name is not None
             identity = await self.state.guests.rename(identity, name)
         await self._send(
             {
@@ -448,15 +444,8 @@ class _Session:
     async def _no_room(self, ref: str | None) -> dict[str, Any]:
         """``room_not_found``, or ``rate_limited`` once this address tried too many codes that
         name no room (as over REST: guessing a private room's code)."""
-        client = self.websocket.client
-        if not await self.state.misses.take(address_key(client.host) if client else None):
-            return error_frame(
-                "rate_limited",
-                "too many room codes that name no room from this address",
-                "کدهای اتاقِ نادرست از این نشانی بیش از حد بوده است؛ کمی بعد دوباره امتحان کنید",
-                command="join",
-                ref=ref,
-            )
+        if not await self.state.misses.take(client_address(self.websocket)):
+            return error_frame("rate_limited", *NO_ROOM_LIMITED, command="join", ref=ref)
         return error_frame("room_not_found", ref=ref)
 
     async def join(self, conn: WsConnection, data: dict[str, Any]) -> dict[str, Any]:
@@ -551,7 +540,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(code=1008)  # before accept: the upgrade is refused (HTTP 403)
         return
     await websocket.accept()
-    address = address_key(websocket.client.host) if websocket.client is not None else "?"
+    address = client_address(websocket) or "?"
     if address not in LOOPBACK and state.sockets.get(address, 0) >= (
         state.settings.sockets_per_address
     ):

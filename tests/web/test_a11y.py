@@ -322,6 +322,20 @@ def test_the_quick_match_wait_is_said_once_and_keeps_the_focus_on_cancel(
     wait_focus(page, "#quick")
 
 
+def open_mocked_replay(page: Page, game_id: str, seed: str) -> None:
+    """The replay page of ``game_id``, whose record (one hand of three tricks dealt from
+    ``seed``, with no seed of its own) the page is served instead of the server's."""
+    page.goto("/")
+    record = {
+        "players": ["Ana", "Ben", "Cy", "Dee"],
+        "rules": {},
+        "hands": [three_trick_hand(page, seed)],
+        "result": {"status": "completed", "winner_team": 0},
+    }
+    page.route(f"**/api/games/{game_id}/record", lambda route: route.fulfill(json=record))
+    page.goto(f"/#/game/{game_id}")
+
+
 def test_stepping_through_a_replay_keeps_the_focus_and_says_the_trick(
     new_page: Callable[..., Page],
 ) -> None:
@@ -329,15 +343,7 @@ def test_stepping_through_a_replay_keeps_the_focus_and_says_the_trick(
     each step says the trick shown, politely."""
     page = new_page(lang="en")
     page.add_init_script(LIVE_LOG)
-    page.goto("/")
-    record = {
-        "players": ["Ana", "Ben", "Cy", "Dee"],
-        "rules": {},
-        "hands": [three_trick_hand(page, "a11y")],
-        "result": {"status": "completed", "winner_team": 0},
-    }
-    page.route("**/api/games/A11Y-1/record", lambda route: route.fulfill(json=record))
-    page.goto("/#/game/A11Y-1")
+    open_mocked_replay(page, "A11Y-1", "a11y")
     page.wait_for_selector("#replay-next")
     page.focus("#replay-next")
     page.keyboard.press("Enter")
@@ -481,15 +487,7 @@ def test_the_shuffle_check_is_said_and_read_as_a_list(new_page: Callable[..., Pa
     result is a list again (its role=status hid that)."""
     page = new_page(lang="en")
     page.add_init_script(LIVE_LOG)
-    page.goto("/")
-    record = {
-        "players": ["Ana", "Ben", "Cy", "Dee"],
-        "rules": {},
-        "hands": [three_trick_hand(page, "verify")],  # no seed: nothing to check it with
-        "result": {"status": "completed", "winner_team": 0},
-    }
-    page.route("**/api/games/A11Y-2/record", lambda route: route.fulfill(json=record))
-    page.goto("/#/game/A11Y-2")
+    open_mocked_replay(page, "A11Y-2", "verify")  # no seed: nothing to check it with
     page.wait_for_selector("#verify")
     page.focus("#verify")
     page.keyboard.press("Enter")

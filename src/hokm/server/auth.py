@@ -113,9 +113,6 @@ class BadName(ValueError):
         self.fa = fa
 
 
-_BLANK = BLANK  # (shows as nothing or a blank: hokm.table.chat)
-
-
 def _script(ch: str) -> str | None:
     """The script of a letter (its Unicode name's first word: LATIN, ARABIC, CYRILLIC…)."""
     if not unicodedata.category(ch).startswith("L"):
@@ -145,7 +142,7 @@ def clean_name(raw: object) -> str:
         )
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name if ch != "\u200c"):
         raise BadName("the name has control characters", "نام نویسهٔ کنترلی نمی‌پذیرد")
-    if any(ch in _BLANK for ch in name) or not any(
+    if any(ch in BLANK for ch in name) or not any(
         unicodedata.category(ch)[0] in "LNPS" for ch in name
     ):
         raise BadName(

@@ -60,6 +60,34 @@ def test_a_bot_hakems_trump_is_said_once_politely(new_page: Callable[..., Page])
     assert announced(page).count(said) == 1, announced(page)
 
 
+def test_each_hands_hakem_is_said_before_its_trump(new_page: Callable[..., Page]) -> None:
+    """A hand's hakem is said once in #announce, before the trump it names: a bot's name, or
+    «شما حاکم هستید.» to the hakem themselves (only the seat's badge showed it)."""
+    page = new_page()
+    page.add_init_script(LIVE_LOG)
+    practice_with_rules(page, "Tara", {"first_hakem": "manual"})
+    page.click('#choose-hakem .hakem-btn[data-seat="1"]')
+    page.wait_for_function("window.hokmStore.game && window.hokmStore.game.trump")
+    bot = store(page, "s.seatName(1)")
+    suit = store(page, "s.game.trump")
+    said = announced(page)
+    assert said.count(f"حاکم: {bot}") == 1, said
+    assert said.index(f"حاکم: {bot}") < said.index(f"حکم: {SUITS_FA[suit]} {SYMBOLS[suit]}")
+    for _ in range(6):  # a few tricks on: not said again within the hand
+        page.wait_for_selector(DECISION, state="attached")
+        take_turn(page)
+    assert announced(page).count(f"حاکم: {bot}") == 1, announced(page)
+
+    mine = new_page()
+    mine.add_init_script(LIVE_LOG)
+    practice_with_rules(mine, "Hakem", {"first_hakem": "manual"})
+    mine.click('#choose-hakem .hakem-btn[data-seat="0"]')
+    mine.wait_for_selector("#choose-trump .suit-btn")
+    mine.wait_for_function(
+        "window.liveLog.some((e) => e.region === 'announce' && e.text === 'شما حاکم هستید.')"
+    )
+
+
 def test_after_naming_trump_the_focus_is_on_a_playable_card(new_page: Callable[..., Page]) -> None:
     """The hakem names trump with the keyboard and leads: the focus goes to the first playable
     card (it fell to <main> when the trump buttons went)."""

@@ -179,7 +179,7 @@ export async function render(main, [rawCode]) {
   }
 
   /** Said once to a screen reader (the hidden #announce region), on what changed: a hand's
-   * result, the trump named (by anyone: a bot hakem's choice was never said), the player's own
+   * result, each hand's hakem, the trump named (by anyone: a bot hakem's choice was never said), the player's own
    * turn (not every bot's: that was a line per card), and who won the game. */
   function tell(myTurn) {
     const game = store.game;
@@ -191,6 +191,13 @@ export async function render(main, [rawCode]) {
     const handKey = res && typeof res.hand === "number" ? `${table.game_number}|${res.hand}` : null;
     if (handKey && handKey !== ui.saidHand && !over) announce(handSaid(store, res));
     if (handKey) ui.saidHand = handKey;
+    // Each hand's hakem (who names trump and leads), before the trump: the seat's badge alone
+    // is not said when a hand begins.
+    const hakemKey = Number.isInteger(game.hakem) ? `${table.game_number}|${game.hand_number}|${game.hakem}` : null;
+    if (hakemKey && hakemKey !== ui.saidHakem && !over) {
+      announce(game.hakem === store.mySeat ? t("you_are_hakem") : t("hakem_is", { name: store.seatName(game.hakem) }));
+    }
+    if (hakemKey) ui.saidHakem = hakemKey;
     const trumpKey = game.trump ? `${table.game_number}|${game.hand_number}|${game.trump}` : null;
     if (trumpKey && trumpKey !== ui.saidTrump && !over) announce(t("trump_named", { suit: t(`suit_${game.trump}`), sym: SYMBOL[game.trump] }));
     if (trumpKey) ui.saidTrump = trumpKey;

@@ -300,6 +300,36 @@ def test_during_a_game_the_owner_removes_an_onlooker_from_the_chat(
     assert owner.evaluate("window.hokmStore.game.phase") in ("trump", "play")  # the game goes on
 
 
+def test_a_newcomer_during_a_hand_signs_the_chat_as_guest_on_an_english_page(
+    new_page: Callable[..., Page],
+) -> None:
+    """Come in during a hand, a member is «مهمان» until it ends (their name could tell a
+    hand); on an English page their chat is signed "Guest", as the members' list says, not
+    with the Persian placeholder; also after a reload (the snapshot's chat)."""
+    owner = new_page(viewport=DESKTOP, lang="en")
+    code = create_room(owner, "Leila")
+    for seat in (1, 2, 3):
+        owner.click(f"#add-bot-{seat}")
+        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    owner.click("#start")
+    owner.wait_for_selector(".table-view")
+    owner.wait_for_function("['trump', 'play'].includes(window.hokmStore.game.phase)")
+    newcomer = new_page(viewport=DESKTOP)
+    newcomer.goto("/")
+    enter_name(newcomer, "AS KH QD")
+    newcomer.fill("#code", code)
+    newcomer.click("#join")
+    newcomer.wait_for_selector(".table-view")
+    newcomer.wait_for_selector(".emoji-btn")
+    newcomer.locator(".emoji-btn").first.click()
+    owner.wait_for_selector("#chat-log li")
+    for _ in range(2):  # as the event came, then from the snapshot after a reload
+        line = owner.inner_text("#chat-log li")
+        assert "Guest" in line and "مهمان" not in line and "AS KH" not in line, line
+        owner.reload()
+        owner.wait_for_selector("#chat-log li")
+
+
 def test_no_chat_kick_button_beside_a_player_who_sat_down_while_the_owner_watched(
     new_page: Callable[..., Page],
 ) -> None:

@@ -14,6 +14,9 @@ function shownName(name) {
   return newcomer ? `Guest${newcomer[1] ? ` ${latinDigits(newcomer[1])}` : ""}` : name;
 }
 
+/** A member or a chat line (signed with its author's name when said) as this page names it. */
+const withShownName = (m) => (m && typeof m.name === "string" ? { ...m, name: shownName(m.name) } : m);
+
 export function normTimer(timer) {
   if (!timer || typeof timer !== "object") return null;
   let deadline = timer.deadline ?? timer.at ?? null;
@@ -37,11 +40,11 @@ export function normTable(table, msg = {}) {
   t.seats = [0, 1, 2, 3].map((i) => normSeat((t.seats || [])[i], i));
   if (!("game" in t) || t.game === undefined) t.game = msg.game ?? null;
   t.timer = normTimer(t.timer ?? msg.timer ?? msg.turn ?? null);
-  t.chat = t.chat ?? msg.chat ?? [];
+  t.chat = (t.chat ?? msg.chat ?? []).map(withShownName);
   t.hands = Array.isArray(t.hands) ? t.hands : Array.isArray(msg.hands) ? msg.hands : []; // this game's finished hands
   t.paused = Boolean(t.paused || t.status === "paused");
   if (t.owner && typeof t.owner === "object") t.owner = t.owner.id ?? t.owner.player_id;
-  if (Array.isArray(t.members)) t.members = t.members.map((m) => ({ ...m, name: shownName(m.name) }));
+  if (Array.isArray(t.members)) t.members = t.members.map(withShownName);
   return t;
 }
 
@@ -63,7 +66,7 @@ function normEvent(raw) {
   if (ev.kind === "turn") return { kind: "timer", timer: normTimer({ ...ev, kind: ev.decision ?? "turn" }) };
   if (ev.kind === "timer") ev.timer = normTimer(ev.timer);
   if (ev.kind === "status") ev.status = STATUS[ev.status] ?? ev.status;
-  if (ev.kind === "member_joined" || ev.kind === "member_renamed") ev.name = shownName(ev.name);
+  if (["member_joined", "member_renamed", "chat"].includes(ev.kind)) ev.name = shownName(ev.name);
   return ev;
 }
 

@@ -12,7 +12,9 @@ from hokm.engine import persian_digits
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import (
     DECISION,
+    LIVE_LOG,
     TRUMP_BUTTONS,
+    announced,
     enter_name,
     hand_cards,
     practice_with_rules,
@@ -729,6 +731,7 @@ def test_a_double_click_plays_one_card_quietly_and_a_lost_network_is_said_at_onc
     the second click; when the browser loses the network the page says so at once (the
     socket may take a long while to notice), and stops saying it when the network is back."""
     page = new_page(viewport=PHONE)
+    page.add_init_script(LIVE_LOG)
     start_practice(page, "Nika", target=3)
     take_turns_until(page, ".hand .card.legal")
     card = str(page.locator(".hand .card.legal").first.get_attribute("data-card"))
@@ -739,9 +742,15 @@ def test_a_double_click_plays_one_card_quietly_and_a_lost_network_is_said_at_onc
     page.context.set_offline(True)
     try:
         page.wait_for_selector(".banner.warn:has-text('اتصال قطع است')")
+        # said once to a screen reader (the banner comes with its words: not a live region)
+        page.wait_for_function(
+            "window.liveLog.some((e) => e.region === 'announce' && e.text === 'اتصال قطع است')"
+        )
+        assert page.get_attribute("#connection", "role") is None
     finally:
         page.context.set_offline(False)
     page.wait_for_selector(".banner.warn", state="detached")
+    assert announced(page).count("اتصال قطع است") == 1, announced(page)
 
 
 def test_the_tab_title_says_when_a_decision_is_yours(new_page: Callable[..., Page]) -> None:

@@ -12,7 +12,9 @@ from hokm.engine import persian_digits
 from tests.web.conftest import DESKTOP, PHONE, shot
 from tests.web.helpers import (
     DECISION,
+    LIVE_LOG,
     TRUMP_BUTTONS,
+    announced,
     enter_name,
     hand_cards,
     start_practice,
@@ -514,6 +516,7 @@ def test_a_player_who_times_out_is_told_and_comes_back_with_a_button(
     # A card's notice goes at the player's next card turn, which bots playing at once bring
     # within a fraction of a second: every toast is caught as it comes (_SEEN_TOASTS).
     page.add_init_script(_SEEN_TOASTS)
+    page.add_init_script(LIVE_LOG)
     _short_turns_with_bots(page, trump_seconds=1.5)
     page.wait_for_selector(".table-view")
     page.wait_for_function("window.toastsSeen.some((t) => t.includes('وقت شما تمام شد'))")
@@ -528,6 +531,11 @@ def test_a_player_who_times_out_is_told_and_comes_back_with_a_button(
     page.wait_for_selector("#self-away #back-btn")
     assert "شما دو نوبت بازی نکرده‌اید" in page.inner_text("#self-away")
     assert "Sara" not in page.inner_text("#self-away")  # spoken to, not about
+    # Said once to a screen reader (the banner comes with its words: not a live region), its
+    # button left out of what is said
+    away = [x for x in announced(page) if "شما دو نوبت بازی نکرده‌اید" in x]
+    assert len(away) == 1 and "برگشتم" not in away[0], announced(page)
+    assert page.get_attribute("#away", "role") is None
     shot(page, "phone-self-away")
     page.click("#back-btn")
     page.wait_for_function(

@@ -38,7 +38,7 @@ function cancelledNote(store) {
   const gone = (table.members || []).find((m) => m.player === last.abandoned)?.name;
   let said = you ? t("game_cancelled_you") : gone ? t("game_cancelled_by", { name: gone }) : t("game_cancelled");
   if (!you && store.isOwner) said += ` ${t("game_cancelled_owner")}`;
-  return h("p.note.call#game-cancelled", { role: "status" }, said);
+  return h("p.note.call#game-cancelled", {}, said);
 }
 
 export function renderLobby(ctx) {

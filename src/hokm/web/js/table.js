@@ -40,7 +40,7 @@ export function renderTable(ctx) {
     // none, and the game's end and the last trick were headings under nothing.
     h("h1.sr-only#table-title", {}, t("lobby_title"), " ", h("span", { dir: "ltr" }, store.code)),
     hud(ctx),
-    paused ? h("div.banner.warn#paused", { role: "status" }, t("game_paused")) : null,
+    paused ? h("div.banner.warn#paused", {}, t("game_paused")) : null,
     awayBanner(ctx),
     h(
       "div.board",
@@ -164,7 +164,7 @@ function awayBanner(ctx) {
         : null;
   return h(
     "div.banner.info#away",
-    { role: "status" },
+    {},
     line(gone, "player_away", "players_away"),
     line(idle, "player_idle", "players_idle"),
     // Told to the player themself, with the way back: a bot plays every move meanwhile.

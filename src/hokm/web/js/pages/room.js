@@ -47,11 +47,15 @@ function timedOutText(ev) {
   return t("you_timeout_card", { card: cardName(ev.card) });
 }
 
+// The banners whose words are said when they change (sayBanners).
+const BANNERS = ["paused", "away", "game-cancelled", "connection"];
+
 export async function render(main, [rawCode]) {
   const code = roomCode(rawCode);
   const store = new RoomStore(code);
   const ui = {
     status: "connecting",
+    saidBanners: {}, // each banner's words when last said (sayBanners)
     notFound: false,
     plan: loadPlan(code),
     planRunning: false,
@@ -212,6 +216,24 @@ export async function render(main, [rawCode]) {
     }
   }
 
+  /** Banners that come into the page with their words in them (the game paused, who is away,
+   * why the last game was cancelled, the connection lost): a live region put in the page
+   * already full is not read by every screen reader, so each banner's words are said once in
+   * #announce when they change (the buttons in it left out: they are reached with Tab). */
+  function sayBanners() {
+    for (const id of BANNERS) {
+      const el = document.getElementById(id);
+      let text = "";
+      if (el) {
+        const words = el.cloneNode(true);
+        for (const control of words.querySelectorAll("button, a")) control.remove();
+        text = words.textContent.replace(/\s+/g, " ").trim();
+      }
+      if (text && text !== ui.saidBanners[id]) announce(text);
+      ui.saidBanners[id] = text;
+    }
+  }
+
   /** The tab's title begins with «● نوبت شماست» while a decision of the player's waits (a
    * card, trump, bam): seen from another tab or the taskbar, where the turn clock runs on. */
   function markTitle(deciding) {
@@ -291,6 +313,7 @@ export async function render(main, [rawCode]) {
     if (began && !wasDeciding && ui.drawnOnce) chime();
     ui.drawnOnce = true;
     tell(myTurn);
+    sayBanners();
     markTitle(deciding);
     if (toTable) {
       window.scrollTo(0, 0);
@@ -306,7 +329,7 @@ export async function render(main, [rawCode]) {
       return h("div.banner.warn#signed-out", { role: "alert" }, t("signed_out"), " ", h("a", { href: "#/" }, t("sign_in_again")));
     }
     const text = ui.status === "replaced" || ui.netDown ? t("offline") : t("reconnecting");
-    return h("div.banner.warn", { role: "status" }, text);
+    return h("div.banner.warn#connection", {}, text);
   }
 
   function drawNamePrompt() {

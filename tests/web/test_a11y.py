@@ -88,6 +88,42 @@ def test_each_hands_hakem_is_said_before_its_trump(new_page: Callable[..., Page]
     )
 
 
+def test_toasts_are_said_once_and_no_live_region_nests_another(
+    new_page: Callable[..., Page],
+) -> None:
+    """A notice (toast) is said once, politely, in #announce; an error is an alert of its own.
+    #toasts is no live region (the toasts' own roles nested in it were read twice by some
+    screen readers)."""
+    nested = """() => [...document.querySelectorAll(
+        '[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]')]
+        .filter((el) => el.parentElement?.closest(
+        '[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]'))
+        .map((el) => el.outerHTML.slice(0, 80))"""
+    page = new_page()
+    page.add_init_script(LIVE_LOG)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    page.click("#create")  # no name yet: an error
+    page.wait_for_selector("#toasts .toast.error[role=alert]")
+    assert page.get_attribute("#toasts", "aria-live") is None
+    assert page.evaluate(nested) == []
+    enter_name(page, "Owner")
+    page.click("#create")
+    page.wait_for_selector("#room-code")
+    code = page.inner_text("#room-code").strip()
+    friend = new_page()
+    friend.goto("/")
+    enter_name(friend, "Friend")
+    friend.fill("#code", code)
+    friend.click("#join")
+    toast = page.locator("#toasts .toast", has_text="Friend")  # a notice: who came
+    toast.wait_for()
+    assert toast.get_attribute("role") is None
+    said = [x for x in announced(page) if "Friend" in x]
+    assert said == [toast.inner_text()], announced(page)
+    assert page.evaluate(nested) == []
+
+
 def test_after_naming_trump_the_focus_is_on_a_playable_card(new_page: Callable[..., Page]) -> None:
     """The hakem names trump with the keyboard and leads: the focus goes to the first playable
     card (it fell to <main> when the trump buttons went)."""

@@ -220,9 +220,12 @@ export function labelled(tag, label, ...children) {
   return h(tag, {}, h("span.sr-only", {}, label), h("span.shown", { "aria-hidden": "true" }, ...children));
 }
 
-/** A short, non-blocking status message in the live region at the top of the page; one
- * ``about`` a thing (a key) takes the place of the last one about it still up. */
-export function toast(text, kind = "info", { lobby = false, about = "" } = {}) {
+/** A short, non-blocking status message at the top of the page; one ``about`` a thing (a
+ * key) takes the place of the last one about it still up. An error is an alert (read at
+ * once); other words are said politely in #announce, unless ``say`` is false (a banner says
+ * them). (#toasts is no live region itself: a
+ * toast's own role inside it had two regions nested, read twice by some screen readers.) */
+export function toast(text, kind = "info", { lobby = false, about = "", say = true } = {}) {
   const box = document.getElementById("toasts");
   if (!box) return;
   // A newer word ``about`` the same thing replaces the older (three renames: one toast).
@@ -230,8 +233,9 @@ export function toast(text, kind = "info", { lobby = false, about = "" } = {}) {
   // The same words already on screen are not stacked again (two timeouts in a row).
   if ([...box.children].some((el) => el.textContent === text)) return;
   // A lobby toast ("the new rules are in force") goes when the game begins: dropLobbyToasts.
-  const item = h(`div.toast.${kind}${lobby ? ".lobby" : ""}`, { role: kind === "error" ? "alert" : "status", dataset: about ? { about } : {} }, text);
+  const item = h(`div.toast.${kind}${lobby ? ".lobby" : ""}`, { role: kind === "error" ? "alert" : null, dataset: about ? { about } : {} }, text);
   box.append(item);
+  if (kind !== "error" && say) announce(text);
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
 }
 

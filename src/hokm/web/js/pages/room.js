@@ -463,9 +463,10 @@ export async function render(main, [rawCode]) {
     const name = typeof ev.seat === "number" ? store.seatName(ev.seat) : ev.name ?? "";
     // The player's own move won the race with the bot: nothing was done for them.
     if (AUTO_MOVES.has(ev.kind) && ev.seat === store.mySeat && !ev.auto) ui.timedOut = false;
-    if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }));
+    // (who is away, and the pause, a screen reader hears from their banners: sayBanners)
+    if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }), "info", { say: false });
     else if (ev.kind === "reconnected" || ev.kind === "back") toast(t("player_back", { name }));
-    else if (ev.kind === "paused") toast(t("game_paused"));
+    else if (ev.kind === "paused") toast(t("game_paused"), "info", { say: false });
     else if (ev.kind === "member_joined" && ev.player !== store.you?.player_id) {
       if (store.table?.status !== "playing") toast(t("member_joined", { name: ev.name }));
     }

@@ -47,6 +47,22 @@ def sit(page: Page, seat: int) -> None:
     page.wait_for_function(f"window.hokmStore.mySeat === {seat}")
 
 
+def add_bots(page: Page, seats: tuple[int, ...] = (1, 2, 3)) -> None:
+    """The owner's «ربات» on each of these seats, one by one."""
+    for seat in seats:
+        page.click(f"#add-bot-{seat}")
+        page.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+
+
+def watch_room(page: Page, name: str, code: str) -> None:
+    """Come into a room whose game has begun: onlooking, at the table."""
+    page.goto("/")
+    enter_name(page, name)
+    page.fill("#code", code)
+    page.click("#join")
+    page.wait_for_selector(".table-view")
+
+
 def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page]) -> None:
     """Each sees only their own 13 cards (together the 52), plays by clicking, and all four
     see the same hand result."""
@@ -104,11 +120,7 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     assert len(set().union(*hands)) == 52
     # A fifth person with the code only watches: no hand, no hidden card anywhere in the page.
     watcher = new_page(viewport=PHONE)
-    watcher.goto("/")
-    enter_name(watcher, "Elham")
-    watcher.fill("#code", code)
-    watcher.click("#join")
-    watcher.wait_for_selector(".table-view")
+    watch_room(watcher, "Elham", code)
     assert watcher.locator(".hand").count() == 0
     assert store(watcher, "s.game.hand.length") == 0
     shown = set(watcher.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
@@ -234,9 +246,7 @@ def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     page.wait_for_selector("#chat-error")
     assert "www.example.com" not in page.inner_text("#chat-log")
     # Bots on the empty seats, then start: a hand is under way.
-    for seat in (1, 2, 3):
-        page.click(f"#add-bot-{seat}")
-        page.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    add_bots(page)
     page.click("#start")
     page.wait_for_selector(".table-view")
     page.wait_for_function("['trump', 'play'].includes(window.hokmStore.game.phase)")
@@ -273,9 +283,7 @@ def test_during_a_game_the_owner_removes_an_onlooker_from_the_chat(
     watcher = new_page(viewport=DESKTOP)
     join_room(watcher, "Mina", code)
     mina = watcher.evaluate("window.hokmStore.you.player_id")
-    for seat in (1, 2, 3):
-        owner.click(f"#add-bot-{seat}")
-        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    add_bots(owner)
     owner.click("#start")
     owner.wait_for_selector(".table-view")
     watcher.wait_for_selector(".table-view")
@@ -310,18 +318,12 @@ def test_a_newcomer_during_a_hand_signs_the_chat_as_guest_on_an_english_page(
     with the Persian placeholder; also after a reload (the snapshot's chat)."""
     owner = new_page(viewport=DESKTOP, lang="en")
     code = create_room(owner, "Leila")
-    for seat in (1, 2, 3):
-        owner.click(f"#add-bot-{seat}")
-        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    add_bots(owner)
     owner.click("#start")
     owner.wait_for_selector(".table-view")
     owner.wait_for_function("['trump', 'play'].includes(window.hokmStore.game.phase)")
     newcomer = new_page(viewport=DESKTOP)
-    newcomer.goto("/")
-    enter_name(newcomer, "AS KH QD")
-    newcomer.fill("#code", code)
-    newcomer.click("#join")
-    newcomer.wait_for_selector(".table-view")
+    watch_room(newcomer, "AS KH QD", code)
     newcomer.wait_for_selector(".emoji-btn")
     newcomer.locator(".emoji-btn").first.click()
     owner.wait_for_selector("#chat-log li")
@@ -344,9 +346,7 @@ def test_no_chat_kick_button_beside_a_player_who_sat_down_while_the_owner_watche
     join_room(player, "Mina", code)
     mina = player.evaluate("window.hokmStore.you.player_id")
     sit(player, 1)
-    for seat in (2, 3):
-        owner.click(f"#add-bot-{seat}")
-        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    add_bots(owner, (2, 3))
     owner.wait_for_function("window.hokmStore.table.seats[1].kind === 'human'")
     owner.click("#start")
     owner.wait_for_selector(".table-view")
@@ -427,9 +427,7 @@ def test_a_player_mutes_another_players_chat_and_a_full_room_says_so(
     assert "پیام اول امید" in leila.inner_text("#chat-log")
     # Leila fills the other seats with bots: Omid, without a seat, is told why.
     assert omid.locator("#seats-full").count() == 0
-    for seat in (1, 2, 3):
-        leila.click(f"#add-bot-{seat}")
-        leila.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    add_bots(leila)
     omid.wait_for_selector("#seats-full")
     assert "هر چهار صندلی پر است" in omid.inner_text("#seats-full")
     # Leila gives Omid her seat: she is still the owner, and both can tell.
@@ -628,9 +626,7 @@ def test_back_after_a_while_away_a_player_is_told_the_game_went_on(
     code = create_room(owner, "Owner")
     join_room(friend, "Friend", code)
     sit(friend, 2)
-    for seat in (1, 3):
-        owner.click(f"#add-bot-{seat}")
-        owner.wait_for_function(f"window.hokmStore.table.seats[{seat}].kind === 'bot'")
+    add_bots(owner, (1, 3))
     owner.click("#start")
     friend.wait_for_selector(".table-view")
     context = friend.context

@@ -29,6 +29,7 @@ def _run(lines: str, **options: object) -> tuple[int, str]:
         seed=options.get("seed", "cli-test"),
         record=options.get("record"),
         resume=options.get("resume"),
+        rule=options.get("rule"),
     )
     out, err = io.StringIO(), io.StringIO()
     code = play.run(args, inp=io.StringIO(lines), out=out, err=err)
@@ -595,3 +596,45 @@ def test_a_seven_nil_against_the_hakem_is_called_a_hakem_kot() -> None:
     assert code == 0 and "East stops at the hakem-kot." in text, text[-3000:]
     assert "Hand over: East and West win (hakem-kot), tricks 7–0, 3 points." in text
     assert "hakem kot" not in text and "stops at the kot" not in text
+
+
+def test_every_rule_option_of_a_game_is_set_with_rule(tmp_path: Path) -> None:
+    """RULES.md §9: the options a terminal game uses can each be set (--rule NAME=VALUE, over
+    the preset), not only as the presets combine them: bam with failed_bam=kot and no redeals,
+    other kot points, a random first hakem. The record keeps them and the rules line says them."""
+    path = tmp_path / "game.json"
+    rules = ["bam=on", "failed_bam=kot", "kot_points=4", "hakem_kot_points=۵", "first_hakem=random"]
+    code, text = _run("a\n" * 400, target=2, seed="rule", record=str(path), rule=rules)
+    assert code == 0 and "Game over:" in text
+    assert "Rules: custom, to 2, kot 4/5, bam on (kot), first hakem random" in text
+    assert "Ace draw" not in text
+    saved = json.loads(path.read_text(encoding="utf-8"))["rules"]
+    assert (saved["bam"], saved["failed_bam"], saved["kot_points"]) == (True, "kot", 4)
+    assert (saved["hakem_kot_points"], saved["first_hakem"]) == (5, "random")
+    assert not saved["hakem_may_redeal_weak_five"] and saved["turn_seconds"] == 15
+    code, text = _run("a\n" * 400, target=1, preset="classic", rule=["bam=off"])
+    assert (
+        code == 0 and "Rules: custom, to 1, kot 2/3, no bam, redeals: weak five, no trump" in text
+    )
+
+
+def test_a_manual_first_hakem_is_chosen_by_the_player() -> None:
+    """first_hakem=manual: the room owner picks the seat (RULES.md §3); in the terminal, the
+    player. It was drawn at random and recorded as chosen."""
+    code, text = _run("7\nnorth\n" + "a\n" * 400, seed="manual", rule=["first_hakem=manual"])
+    assert code == 0 and "Choose the first hakem" in text
+    assert "no seat 7" in text and "First hakem: North." in text
+    assert "=== Hand 1 · hakem North" in text
+
+
+def test_a_bad_rule_option_is_refused_by_name() -> None:
+    for rule, said in (
+        ("kot_points=0", "kot_points must be an integer ≥ 1, not 0"),
+        ("bam=maybe", "bam is on or off, not 'maybe'"),
+        ("bogus=1", "unknown rule option 'bogus'"),
+        ("bam", "give NAME=VALUE"),
+        ("turn_seconds=30", "turn_seconds has no use in a terminal game"),
+        ("kot_points=11", "kot_points at a table is at most 10"),
+    ):
+        code, text = _run("", rule=[rule])
+        assert code == 2 and said in text, (rule, text)

@@ -101,6 +101,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--target", type=int, help="points to win the game (preset's default)")
     parser.add_argument(
+        "--rule",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a rule option over the preset (RULES.md §9; repeatable): "
+        + ", ".join(GAME_OPTIONS)
+        + "; on/off for the yes-or-no ones",
+    )
+    parser.add_argument(
         "--seed", type=seed_text, help="seed of the deals (default: a fresh random seed)"
     )
     parser.add_argument(
@@ -118,6 +126,56 @@ def register(subparsers: Any) -> None:
 
 
 MAX_TARGET = OPTION_MAXIMA["target_points"]  # as a room's: a longer game is a typo
+#: the rule options a terminal game uses (``--rule``); the clocks and the next game's hakem
+#: have no use here (no clock runs, and a session is one game)
+GAME_OPTIONS = (
+    "target_points",
+    "kot_points",
+    "hakem_kot_points",
+    "bam",
+    "failed_bam",
+    "first_hakem",
+    "hakem_may_redeal_weak_five",
+    "redeal_if_player_has_no_trump",
+)
+_ON = {"on": True, "true": True, "yes": True, "1": True}
+_OFF = {"off": False, "false": False, "no": False, "0": False}
+
+
+def rule_options(texts: list[str]) -> dict[str, Any]:
+    """The options of ``--rule NAME=VALUE`` arguments, typed; raises ``ValueError`` saying
+    which one is wrong (a value out of range is the rules' own error, later).
+
+    >>> rule_options(["bam=on", "kot_points=۴", "failed_bam=kot"])
+    {'bam': True, 'kot_points': 4, 'failed_bam': 'kot'}
+    """
+    defaults = RuleSet()
+    options: dict[str, Any] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name:
+            raise ValueError(f"--rule {clip(text)!r}: give NAME=VALUE, as --rule bam=on")
+        if not hasattr(defaults, name):
+            raise ValueError(
+                f"unknown rule option {clip(name)!r}: one of {', '.join(GAME_OPTIONS)}"
+            )
+        if name not in GAME_OPTIONS:
+            raise ValueError(f"{name} has no use in a terminal game (no clock, one game)")
+        default = getattr(defaults, name)
+        if isinstance(default, bool):
+            switch = {**_ON, **_OFF}.get(latin_digits(value).lower())
+            if switch is None:
+                raise ValueError(f"{name} is on or off, not {clip(value)!r}")
+            options[name] = switch
+        elif isinstance(default, int):
+            digits = latin_digits(value)
+            if not re.fullmatch(r"-?[0-9]{1,6}", digits):
+                raise ValueError(f"{name} is a whole number, not {clip(value)!r}")
+            options[name] = int(digits)
+        else:
+            options[name] = value
+    return options
 
 
 def run(
@@ -140,10 +198,16 @@ def run(
         )
         return 2
     try:
-        rules = RuleSet.preset(args.preset or "platform-a")
+        rules = RuleSet.preset(
+            args.preset or "platform-a", **rule_options(getattr(args, "rule", None) or [])
+        )
         if args.target is not None:
             rules = rules.replace(target_points=args.target)
-    except HokmError as exc:
+        check_room_rules(rules)  # a room's maxima: a longer game is a typo
+    except TableError as exc:
+        print(f"hokm play: --rule: {exc.message}", file=err)
+        return 2
+    except ValueError as exc:  # (the rules' own errors are HokmError, a ValueError)
         print(f"hokm play: {clip_quoted(str(exc))}", file=err)
         return 2
     if args.seed is not None and not args.seed.strip():
@@ -158,18 +222,32 @@ def run(
         seed=args.seed or new_seed(),
         inp=inp,
         out=out,
-        preset=args.preset or "platform-a",
+        preset=_preset_of(rules),
     )
     return _play(session, record, out)
 
 
+def _preset_of(rules: RuleSet) -> str | None:
+    """The preset ``rules`` are, perhaps with another target (the rules line says it)."""
+    return next(
+        (
+            p
+            for p in sorted(PRESETS)
+            if RuleSet.preset(p, target_points=rules.target_points) == rules
+        ),
+        None,
+    )
+
+
 def _resume(args: argparse.Namespace, path: str, *, inp: TextIO, out: TextIO, err: TextIO) -> int:
     """``--resume FILE``: the game saved there, replayed by the referee, played on."""
-    fixed = [
-        o
-        for o, v in (("--seed", args.seed), ("--preset", args.preset), ("--target", args.target))
-        if v is not None
-    ]
+    given = (
+        ("--seed", args.seed),
+        ("--preset", args.preset),
+        ("--target", args.target),
+        ("--rule", getattr(args, "rule", None)),
+    )
+    fixed = [o for o, v in given if v is not None]
     if fixed:
         print(
             f"hokm play: --resume goes on with the saved game's own rules and seed: leave out "
@@ -257,15 +335,7 @@ def _saved_session(
     if not seed.strip() or not seed.isprintable() or len(seed) > 200:
         return "it does not say its seed (was it saved by hokm play --record?)", None
     chosen = level or saved.get("level")
-    # The preset it was (perhaps with another target), for the rules line.
-    preset = next(
-        (
-            p
-            for p in PRESETS
-            if RuleSet.preset(p, target_points=game.rules.target_points) == game.rules
-        ),
-        None,
-    )
+    preset = _preset_of(game.rules)  # (perhaps with another target), for the rules line
     session = PlaySession(
         game.rules,
         level=chosen if chosen in LEVELS else "medium",
@@ -516,7 +586,18 @@ class PlaySession:
         # A preset with another target is still that preset: the line says the target.
         name = r.preset_name() or self.preset or "custom"
         bam = f"bam on ({r.failed_bam})" if r.bam else "no bam"
-        return f"{name}, to {r.target_points}, kot {r.kot_points}/{r.hakem_kot_points}, {bam}"
+        line = f"{name}, to {r.target_points}, kot {r.kot_points}/{r.hakem_kot_points}, {bam}"
+        if r.first_hakem != "ace_draw":
+            line += f", first hakem {r.first_hakem}"
+        redeals = [
+            what
+            for what, on in (
+                ("weak five", r.hakem_may_redeal_weak_five),
+                ("no trump", r.redeal_if_player_has_no_trump),
+            )
+            if on
+        ]
+        return line + (f", redeals: {', '.join(redeals)}" if redeals else "")
 
     def _first_hakem(self) -> None:
         game = self.game
@@ -527,10 +608,26 @@ class PlaySession:
                 f"{NAMES[(draw.start + i) % 4]}:{c.pretty}" for i, c in enumerate(draw.cards)
             )
             self.say(f"Ace draw: {shown}")
+        elif self.rules.first_hakem == "manual":  # the room owner's choice: the player's here
+            game.apply(SetHakem(self._ask_first_hakem()))
         else:
             game.apply(SetHakem.from_seed(self.seed))
         assert game.hakem is not None
         self.say(f"First hakem: {NAMES[game.hakem]}.")
+
+    def _ask_first_hakem(self) -> Seat:
+        names = {name.lower(): seat for seat, name in NAMES.items()} | {"south": 0}
+        while True:
+            text = latin_digits(
+                self.ask("Choose the first hakem: 0 you, 1 East, 2 North, 3 West (a = at random): ")
+            ).lower()
+            if text == "a":
+                return SetHakem.from_seed(self.seed).hakem
+            if text in names:
+                return Seat(names[text])
+            if text.isdecimal() and 0 <= int(text) <= 3:
+                return Seat(int(text))
+            self.say(f"  no seat {clip(text)}: type 0–3 or a name (you, East, North, West)")
 
     def _announce_hand(self) -> None:
         game = self.game

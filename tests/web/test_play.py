@@ -987,3 +987,25 @@ def test_each_game_over_links_its_own_game_and_says_what_it_brought(
     # The way to an account opens the home page's login / register box (folded otherwise).
     owner.click("#reward-register")
     owner.wait_for_selector("#login-box[open] #register")
+
+
+def test_at_a_games_end_the_owner_chooses_how_the_next_games_hakem_is_found(
+    new_page: Callable[..., Page],
+) -> None:
+    """RULES.md §3: at the start of every new game the owner chooses next_game_hakem (keep,
+    ace draw, random, manual). The game-over panel offered only «بازی تازه»: the choice was
+    made, if at all, in the lobby's folded options before the first game."""
+    page = new_page(viewport=DESKTOP)
+    practice_with_rules(page, "Sara", {"target_points": 1})
+    play_until_game_over(page)
+    chooser = page.locator("#game-over select#next-game-hakem")
+    assert chooser.input_value() == "keep"
+    labels = chooser.locator("option").all_inner_texts()
+    assert labels == ["همان حاکم", "آس‌کشی", "تصادفی", "به انتخاب صاحب اتاق"], labels
+    assert "حاکم بازی بعد" in page.inner_text("label[for='next-game-hakem']")
+    chooser.select_option("manual")
+    page.wait_for_function("window.hokmStore.table.rules.next_game_hakem === 'manual'")
+    page.click("#continue")
+    page.wait_for_selector("#choose-hakem .hakem-btn")  # the owner picks the seat
+    page.click("#choose-hakem .hakem-btn[data-seat='2']")
+    page.wait_for_function("window.hokmStore.game && window.hokmStore.game.hakem === 2")

@@ -5,7 +5,7 @@ import { arrowFocus, h, labelled, toast } from "./dom.js";
 import { capitalized, cardsText, nameList, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
-import { ratingDelta, rulesList } from "./common.js";
+import { optionLabel, optionValue, ratingDelta, rulesList } from "./common.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise play: next is on the right
 
@@ -919,6 +919,7 @@ function gameOver(ctx) {
       ? h(
           "div.row",
           {},
+          nextHakemChoice(ctx),
           h("button.primary#continue", { type: "button", onclick: () => command("continue_game") }, t("continue_game")),
           h("button#close-game", { type: "button", onclick: () => command("close_game") }, t("close_game")),
         )
@@ -945,6 +946,24 @@ function gameOver(ctx) {
       : null,
   );
 }
+
+/** RULES.md §3: at the start of every new game the owner chooses how its first hakem is
+ * found (next_game_hakem); changed here, it is the room's rule from now on (set_rules). */
+function nextHakemChoice(ctx) {
+  const current = ctx.store.table.rules?.next_game_hakem ?? "keep";
+  return h(
+    "label.next-hakem",
+    { for: "next-game-hakem" },
+    h("span", {}, optionLabel("next_game_hakem"), " "),
+    h(
+      "select#next-game-hakem",
+      { onchange: (e) => ctx.command("set_rules", { options: { next_game_hakem: e.target.value } }) },
+      NEXT_GAME_HAKEM.map((c) => h("option", { value: c, selected: c === current }, optionValue(c))),
+    ),
+  );
+}
+
+const NEXT_GAME_HAKEM = ["keep", "ace_draw", "random", "manual"];
 
 function ownerName(store) {
   const owner = (store.table.members || []).find((m) => m.player === store.table.owner);

@@ -1179,3 +1179,31 @@ def test_a_browser_gone_before_a_redealt_hands_played_deal_does_not_cry_mismatch
     assert check({"0": [gone]}) == ["unseen"]
     assert check({"0": [gone], "ended": [0]}) == ["bad_commitment"]
     assert check({"0": [gone, seed_commitment("played")]}) == ["ok"]
+
+
+def test_the_rules_page_names_the_presets_as_the_preset_menu_does(
+    new_page: Callable[..., Page],
+) -> None:
+    """The rules page's list of presets uses the names the lobby's preset menu shows (in
+    English it called the default preset "Standard", the menu "Default")."""
+    page = new_page(viewport=DESKTOP)
+    page.goto("/")
+    named = page.evaluate(
+        """async () => {
+        const i18n = await import('/js/i18n.js');
+        const { presetLabel } = await import('/js/common.js');
+        const { RULES_FA, RULES_EN } = await import('/js/rules_text.js');
+        const bold = (html) => {
+            const p = [...new DOMParser().parseFromString(html, 'text/html')
+                .querySelectorAll('p')].find((x) => /^(Presets|نسخه‌های آماده)/.test(x.textContent));
+            return [...p.querySelectorAll('b')].map((b) => b.textContent);
+        };
+        const labels = () => ['platform-a', 'classic', 'simulator', 'platform-b'].map(presetLabel);
+        i18n.setLang('en');
+        const en = [bold(RULES_EN), labels()];
+        i18n.setLang('fa');
+        return [en, [bold(RULES_FA), labels()]];
+    }"""
+    )
+    for shown, labels in named:  # («آرام» is «آرام (نوبت‌های بلندتر)» in the menu)
+        assert len(shown) == 4 and all(map(str.startswith, labels, shown)), (shown, labels)

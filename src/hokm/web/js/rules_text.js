@@ -211,6 +211,6 @@ export const RULES_EN = `
 <tr><td>redeal on a weak five / a player without trump</td><td>off</td></tr>
 <tr><td>trump / turn / grace time</td><td>20 / 15 / 300 s</td></tr>
 </table>
-<p>Presets: <b>Standard</b> (no bam, 15 s turns); <b>Classic</b> (bam, failed bam keeps kot, both redeals, 30 s turns); <b>Relaxed</b> (standard with 30 s turns); <b>With bam</b> (bam, failed bam −3, 30 s turns).</p>
+<p>Presets: <b>Default</b> (no bam, 15 s turns); <b>Classic</b> (bam, failed bam keeps kot, both redeals, 30 s turns); <b>Relaxed</b> (the default with 30 s turns); <b>With bam</b> (bam, failed bam −3, 30 s turns).</p>
 <p>Every rule can be tried in the <a href="#/sim">simulator</a>.</p>
 `;

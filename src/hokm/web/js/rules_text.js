@@ -36,7 +36,7 @@ export const RULES_FA = `
 <li><b>تصادفی</b>: سرور یک صندلی را تصادفی انتخاب می‌کند.</li>
 <li><b>به انتخاب صاحب اتاق</b>.</li>
 </ul>
-<p>در آغاز هر بازی تازه در همان اتاق، صاحب اتاق انتخاب می‌کند: همان حاکم پایان بازی قبل، آس‌کشی، تصادفی یا انتخاب خودش.</p>
+<p>در آغاز هر بازی تازه در همان اتاق، صاحب اتاق انتخاب می‌کند: همان حاکم پایان بازی قبل، آس‌کشی، تصادفی یا انتخاب خودش. «همان حاکم» یعنی حاکمی که هَند آخر به جا گذاشت: اگر تیم حاکم هَند آخر را برده باشد همان حاکم می‌ماند، وگرنه حاکمی به نفر سمت راست او می‌رسد.</p>
 
 <h2>۴. پخش و انتخاب حکم</h2>
 <ol>
@@ -143,7 +143,7 @@ export const RULES_EN = `
 <li><b>Random</b>: the server picks a seat.</li>
 <li><b>Manual</b>: the room owner picks the seat.</li>
 </ul>
-<p>At the start of every new game in the same room the owner chooses: keep the last hakem, ace draw, random, or manual.</p>
+<p>At the start of every new game in the same room the owner chooses: keep the last hakem, ace draw, random, or manual. "Keep" means the hakem the last hand left: the same hakem if their team won that hand, otherwise the player on their right.</p>
 
 <h2>4. Dealing and choosing trump</h2>
 <ol>

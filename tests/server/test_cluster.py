@@ -180,6 +180,10 @@ async def test_a_room_owned_by_one_process_is_played_from_another(
             games = [(await http.get(f"{n.url}/api/rooms/{code}/games")).json() for n in (a, b)]
         assert infos[0] == infos[1] and infos[0]["code"] == code
         assert games[0] == games[1] and len(games[0]["games"]) == 1
+        # /api/metrics describes the process that answers, and names it
+        async with httpx.AsyncClient() as http:
+            nodes = [(await http.get(f"{n.url}/api/metrics")).json()["node"] for n in (a, b)]
+        assert nodes == [a.cluster.node, b.cluster.node] and nodes[0] != nodes[1]
         await owner.close()
         await guest.close()
 

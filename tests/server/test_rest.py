@@ -14,6 +14,7 @@ import pytest
 import websockets
 from sqlalchemy.ext.asyncio import create_async_engine
 
+import hokm
 from hokm.engine import Deal, Seat, seed_commitment
 from hokm.engine.records import check_deal
 from hokm.server import create_app
@@ -386,6 +387,14 @@ async def test_metrics_report_garbage_collector_pauses(server: str) -> None:
     assert after["gen2"]["count"] >= before + 1
     assert after["gen2"]["max_ms"] > 0
     assert set(after) == {"gen0", "gen1", "gen2"}
+    # which process answers, for how long it has served, in which version
+    async with httpx.AsyncClient(base_url=server) as http:
+        first = (await http.get("/api/metrics")).json()
+        await asyncio.sleep(0.2)
+        second = (await http.get("/api/metrics")).json()
+    assert first["node"] is None  # a server alone (a cluster's process: its node id)
+    assert first["version"] == hokm.__version__
+    assert 0 <= first["uptime"] < second["uptime"]
     async with httpx.AsyncClient(base_url=server) as http:
         bad = await http.get("/api/metrics?since=abc")
     assert bad.status_code == 400 and "since" in bad.json()["message"]

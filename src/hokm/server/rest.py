@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 import typing
 from typing import Any
 
@@ -448,8 +449,10 @@ async def get_phrases(request: Request) -> Response:
 @_handler
 async def get_metrics(request: Request) -> Response:
     """Rooms, connections, move-to-broadcast latency and garbage-collector pauses (samples
-    newer than ``since``)."""
-    rooms = _state(request).rooms
+    newer than ``since``) of the process that answers: which one (``node``, its cluster id;
+    None alone), for how long it has served (``uptime``, seconds) and its ``version``."""
+    state = _state(request)
+    rooms = state.rooms
     raw = request.query_params.get("since", "0")
     try:
         since = float(raw)
@@ -465,6 +468,9 @@ async def get_metrics(request: Request) -> Response:
             "connections": sum(len(a.conns) for a in actors),
             "latency": rooms.metrics.summary(since),
             "gc": rooms.gc_pauses.summary(since),
+            "node": rooms.cluster.node if rooms.cluster is not None else None,
+            "uptime": round(time.monotonic() - state.started, 1),
+            "version": __version__,
         }
     )
 

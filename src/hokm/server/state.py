@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -140,6 +141,7 @@ class ServerState:
     # What plugins add to the core, by name (``accounts``): told to pages by /api/session.
     features: set[str] = field(default_factory=set)
     origin_logged: float = -60.0  # when a refused WebSocket origin was last logged (monotonic)
+    started: float = field(default_factory=time.monotonic)  # when this process began serving
     sockets: dict[str, int] = field(default_factory=dict)  # open WebSockets per address
     # The sockets of this process by player, each an event that asks it to check now who it
     # is (set by :meth:`sessions_ended`).

@@ -103,7 +103,8 @@ def test_ace_draw_from_a_seed_stops_at_the_first_ace() -> None:
     [
         ("3C KD", "ends with an ace, not KD"),
         ("AS AH", "stops at the first ace, AS: no card is dealt after it"),
-        ("", "at least"),
+        ("", "the ace draw deals at least one card"),
+        ("3C 5D 3C AS", "the ace draw deals 3C twice"),
     ],
 )
 def test_an_ace_draw_that_does_not_stop_at_the_first_ace_is_refused(

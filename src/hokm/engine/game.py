@@ -529,8 +529,11 @@ class Game:
             if method != "ace_draw":
                 raise IllegalActionError(f"first_hakem is {method}: no ace draw")
             cards = action.cards
-            if not cards or len(set(cards)) != len(cards):
-                raise IllegalActionError("the ace draw deals different cards, at least one")
+            if not cards:
+                raise IllegalActionError("the ace draw deals at least one card")
+            twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+            if twice is not None:
+                raise IllegalActionError(f"the ace draw deals {twice} twice")
             early = next((c for c in cards[:-1] if c.rank == Rank.ACE), None)
             if early is not None:
                 raise IllegalActionError(

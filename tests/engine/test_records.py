@@ -305,6 +305,13 @@ def test_a_seed_must_give_the_recorded_cards_and_match_its_commitment() -> None:
         ({"rules": {"bam": 1}, "hands": []}, "rules: bam must be true or false"),
         ({"rules": {"preset": "x"}, "hands": []}, "unknown preset"),
         ({"rules": [], "hands": []}, "rules must be an object"),
+        ({"hands": [], "ace_draw": []}, "ace_draw must be an object"),
+        ({"hands": [], "ace_draw": {"cards": ["AS"]}}, r"ace_draw.start must be a seat 0–3"),
+        ({"hands": [], "ace_draw": {"start": "1", "cards": ["AS"]}}, r"ace_draw.start must be"),
+        ({"hands": [], "ace_draw": {"start": 7, "cards": ["AS"]}}, r"ace_draw.start must be"),
+        ({"hands": [], "ace_draw": {"start": True, "cards": ["AS"]}}, r"ace_draw.start must be"),
+        ({"hands": [], "ace_draw": {"start": 1}}, r"ace_draw.cards must be a list of card strings"),
+        ({"hands": [], "ace_draw": {"start": 1, "cards": "AS"}}, r"ace_draw.cards must be a list"),
     ],
 )
 def test_malformed_records_raise_a_clear_error(data: object, message: str) -> None:

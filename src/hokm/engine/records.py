@@ -226,8 +226,13 @@ def parse_record(data: object) -> Record:
     if not isinstance(hands, list):
         raise _malformed("hands", "must be a list")
     ace_draw = data.get("ace_draw")
-    if ace_draw is not None and not isinstance(ace_draw, Mapping):
-        raise _malformed("ace_draw", "must be an object")
+    if ace_draw is not None:
+        if not isinstance(ace_draw, Mapping):
+            raise _malformed("ace_draw", "must be an object")
+        start = ace_draw.get("start")
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= 3:
+            raise _malformed("ace_draw.start", "must be a seat 0–3")
+        _str_list(ace_draw.get("cards"), "ace_draw.cards")
     return Record(
         rules=dict(rules),
         hands=tuple(_parse_hand(h, i) for i, h in enumerate(hands)),
@@ -322,7 +327,7 @@ def _first_game(rules: RuleSet, record: Record) -> Game:
     try:
         draw = DrawAces(
             Seat.parse(record.ace_draw.get("start")),
-            tuple(Card.parse(c) for c in _str_list(record.ace_draw.get("cards"), "ace_draw")),
+            tuple(Card.parse(c) for c in _str_list(record.ace_draw.get("cards"), "ace_draw.cards")),
         )
         game.apply(draw)
     except HokmError as exc:

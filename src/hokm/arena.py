@@ -615,12 +615,18 @@ def run_tournament(
     specs = list(bots)
     if len(specs) < 2:
         raise ValueError("a tournament needs at least two bots")
-    same = {_canonical(spec) for spec in specs}
-    if len(same) != len(specs):
-        raise ValueError(
-            "each bot may enter a tournament once (medium is rule and hard is search, and an "
-            "option at its default is the bot itself; compare a bot with itself in hokm arena)"
-        )
+    entered: dict[str, str] = {}
+    for spec in specs:
+        key = _canonical(spec)
+        if key in entered:
+            first = entered[key]
+            who = f"{spec} is entered twice" if first == spec else f"{first} and {spec} are one bot"
+            raise ValueError(
+                f"{who}: each bot may enter a tournament once (medium is rule and hard is "
+                "search, and an option at its default is the bot itself; compare a bot with "
+                "itself in hokm arena)"
+            )
+        entered[key] = spec
     for spec in specs:
         bot_factory(spec)  # a bad name or option is refused before any match is played
     report = TournamentReport(specs, seed, rules if rules is not None else RuleSet(), boards)

@@ -56,6 +56,19 @@ def test_a_tournament_refuses_too_few_repeated_or_unknown_bots_before_playing() 
     assert calls == []
 
 
+@pytest.mark.parametrize(
+    ("bots", "named"),
+    [
+        (["rule", "naive", "rule"], "rule is entered twice"),
+        (["naive", "rule:lead_queen=off", "medium"], "rule:lead_queen=off and medium are one bot"),
+        (["hard", "rule", "search"], "hard and search are one bot"),
+    ],
+)
+def test_a_repeated_bot_is_named_in_the_refusal(bots: list[str], named: str) -> None:
+    with pytest.raises(ValueError, match=f"^{named}: each bot may enter a tournament once"):
+        run_tournament(bots, boards=2, seed="x")
+
+
 def test_the_command_prints_the_table_and_standings_or_json() -> None:
     out, err = io.StringIO(), io.StringIO()
     args = ["tournament", "random", "naive", "rule", "--boards", "12", "--games", "0"]

@@ -253,6 +253,50 @@ def test_an_empty_standard_input_is_called_standard_input_not_a_file(
     assert "standard input is empty" in json.loads(out)["error"]["reason"]
 
 
+@pytest.mark.parametrize("command", ["referee", "analyse", "verify"])
+def test_standard_input_that_is_not_utf8_is_refused_as_a_file_is(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bytes that are not UTF-8 were refused in a file but taken from standard input (Python
+    reads it with ``surrogateescape`` in a C.UTF-8 locale), "\\udcff" then said in errors."""
+    import io
+
+    raw = b'{"hands": [], "rules": {"preset": "\xff"}, "x": "\xfe"}'
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="surrogateescape")
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main([command, "--json", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert "not UTF-8 text" in err and "\\udc" not in out + err
+    assert json.loads(out)["error"]["reason"] == "not UTF-8 text"
+
+
+def test_a_byte_order_mark_on_standard_input_is_not_an_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    raw = b'\xef\xbb\xbf{"hands": []}'
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="surrogateescape")
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["referee", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_standard_input_too_large_is_said_to_be_too_large_even_cut_inside_a_character(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from hokm.cli import referee as referee_cli
+
+    monkeypatch.setattr(referee_cli, "MAX_BYTES", 100)
+    raw = ('{"hands": [], "x": "' + "ح" * 100 + '"}').encode()  # byte 101 inside a letter
+    stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="surrogateescape")
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["referee", "-"]) == 2
+    assert "standard input is larger than 100 bytes" in capsys.readouterr().err
+
+
 def test_a_file_too_large_is_said_to_be_too_large_even_when_it_starts_blank(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

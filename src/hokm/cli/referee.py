@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, BinaryIO
 
 from hokm.cli import fold
 from hokm.engine import Card, Game, HokmError, RuleSet, Seat
@@ -77,7 +77,16 @@ def read_text(name: str) -> str | Exception:
     """A file's text ('-': standard input), or the error that stopped reading it."""
     try:
         if name == "-":
-            text = sys.stdin.read(MAX_BYTES + 1).removeprefix("\ufeff")
+            # As bytes, decoded strictly as a file is: the text stream of a C.UTF-8 locale
+            # reads bytes that are not UTF-8 as surrogates ("\udcff") instead of refusing them.
+            raw: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+            if raw is not None:
+                data = raw.read(MAX_BYTES + 1)
+                if len(data) > MAX_BYTES:  # (cut anywhere, perhaps inside a character)
+                    return UnreadableError(f"standard input is larger than {MAX_BYTES} bytes")
+                text = data.decode("utf-8-sig")
+            else:
+                text = sys.stdin.read(MAX_BYTES + 1).removeprefix("\ufeff")
         else:  # utf-8-sig: a byte-order mark (some Windows editors write one) is not an error
             with open(name, encoding="utf-8-sig") as handle:
                 text = handle.read(MAX_BYTES + 1)

@@ -170,6 +170,10 @@ def test_a_wrong_count_is_a_deal_error() -> None:
     assert error_of(record)["reason"] == "invalid deal: seat 2 holds 12 cards, not 13"
     record["hands"][0]["cards"].pop()
     assert error_of(record)["reason"] == "the cards of 3 seats are given, not 4"
+    del record["hands"][0]["cards"][1:]
+    assert error_of(record)["reason"] == "the cards of 1 seat are given, not 4"
+    record["hands"][0]["cards"] = []
+    assert error_of(record)["reason"] == "no seat's cards are given: a deal is 4 lists of 13"
 
 
 def test_a_player_without_trump_is_a_deal_error_when_that_redeal_rule_is_on() -> None:

@@ -340,7 +340,10 @@ def _first_game(rules: RuleSet, record: Record) -> Game:
 def _deal(hand: RecordHand | RecordRedeal, index: int, hakem: Seat) -> Deal:
     """The deal of a hand (or of an abandoned deal), with its seed checked."""
     if len(hand.cards) != 4:
-        raise _Broken(index, f"the cards of {len(hand.cards)} seats are given, not 4")
+        given = len(hand.cards)
+        if given == 0:
+            raise _Broken(index, "no seat's cards are given: a deal is 4 lists of 13")
+        raise _Broken(index, f"the cards of {given} seat{'s' * (given > 1)} are given, not 4")
     hands: list[list[Card]] = []
     for seat, texts in enumerate(hand.cards):
         try:

@@ -589,6 +589,27 @@ def test_a_file_that_is_no_saved_game_is_refused_in_one_line(
     assert "Traceback" not in text and text.count("\n") == 1
 
 
+def test_a_saved_game_that_breaks_a_rule_is_refused_saying_where(tmp_path: Path) -> None:
+    """--resume said only "the record breaks a rule: seat 0 does not hold 6C", not in which
+    hand and trick, as the referee says it."""
+    path = tmp_path / "g.json"
+    code, _ = _run("a\n" * 6 + "q\ny\n", target=3, seed="broken", record=str(path))
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    hand = saved["hands"][0]
+    hakem = hand["hakem"]
+    other = next(c for c in hand["cards"][(hakem + 1) % 4] if c not in hand["plays"])
+    hand["plays"][0] = other  # the hakem leads a card another seat holds
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    code, text = _run("", level=None, target=None, seed=None, resume=str(path))
+    said = (
+        f"hokm play: --resume: {path}: the record breaks a rule at hand 1, trick 1 "
+        f"(play 1, the trick's 1st card), seat {hakem}, card {other}: "
+        f"seat {hakem} does not hold {other}"
+    )
+    assert code == 2 and text.startswith(said), text
+    assert text.count("\n") == 1
+
+
 def test_a_seven_nil_against_the_hakem_is_called_a_hakem_kot() -> None:
     """RULES.md §1 names: East and West, not the hakem's team, stop at 7–0, a hakem-kot. The
     lines said "East stops at the kot." and "win (hakem kot)"."""

@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from hokm.bots import LEVELS, Bot, RuleBot, legal_actions_of, make_bot
 from hokm.bots.knowledge import current_winner
 from hokm.cli import card_letters, clip, clip_quoted, seed_text
-from hokm.cli.referee import UnreadableError, load_json, read_text
+from hokm.cli.referee import UnreadableError, error_place, load_json, read_text
 from hokm.engine import (
     PRESETS,
     Action,
@@ -312,7 +312,8 @@ def _saved_session(
         return "not a record: nested too deeply", None
     if not verdict.report["ok"] or verdict.game is None:
         error = verdict.report["error"]
-        return f"the record breaks a rule: {error['reason']}", None
+        where = error_place(error)
+        return f"the record breaks a rule{' at ' + where if where else ''}: {error['reason']}", None
     game = verdict.game
     if game.is_over:
         a, b = game.score

@@ -186,6 +186,16 @@ def test_next_game_hakem_manual_takes_the_owners_choice() -> None:
     assert waiting.hakem == Seat(0)
 
 
+@pytest.mark.parametrize("method", ["keep", "ace_draw", "random"])
+def test_a_chosen_next_hakem_is_refused_unless_the_owner_chooses(method: str) -> None:
+    """``next_game(first_hakem=2)`` under ``keep`` started with the kept hakem, the seat given
+    silently dropped."""
+    done = _finished_game(RuleSet(next_game_hakem=method))
+    said = f"first_hakem is given only under next_game_hakem=manual, not {method}"
+    with pytest.raises(IllegalActionError, match=said):
+        done.next_game(first_hakem=2)
+
+
 def test_a_next_game_starts_only_after_the_game_is_over() -> None:
     with pytest.raises(WrongPhaseError, match="over"):
         Game(RuleSet(), hakem=0).next_game()

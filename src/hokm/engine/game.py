@@ -803,11 +803,17 @@ class Game:
         """A new game in the same room, with the hakem chosen by ``next_game_hakem``.
 
         With ``keep`` the hakem of the end of this game starts; with ``manual`` pass
-        ``first_hakem``; with ``ace_draw`` or ``random`` the new game waits for that chance action.
+        ``first_hakem`` (or set it later with :class:`SetHakem`); with ``ace_draw`` or
+        ``random`` the new game waits for that chance action. A ``first_hakem`` under another
+        method than ``manual`` is refused (:class:`IllegalActionError`), not dropped.
         """
         if self.phase is not _GAME_OVER:
             raise WrongPhaseError("a next game starts only when this game is over")
         method = self.rules.next_game_hakem
+        if first_hakem is not None and method != "manual":
+            raise IllegalActionError(
+                f"first_hakem is given only under next_game_hakem=manual, not {method}"
+            )
         if method == "keep":
             assert self.hakem is not None
             return Game(self.rules, hakem=self.hakem, hakem_method="keep")

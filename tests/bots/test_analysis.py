@@ -376,3 +376,42 @@ def test_a_leavers_seat_is_named_for_the_player_then_for_the_bot(
         who = "Bob" if p["play"] < 6 else "a bot for Bob"
         assert f"  Trick {p['trick']}, seat 1 ({who}) " in text, (p, text)
     assert "  seat 1 (Bob, then a bot), team 1:" in text
+
+
+def _failed_bam_record(failed_bam: str) -> dict[str, object]:
+    """Team 0 (the hakem's) takes the first seven tricks, goes for bam and loses the eighth."""
+    ranks = "AKQJT98765432"
+    hands = [
+        [r + "S" for r in ranks[:12]] + ["2H"],
+        [r + "H" for r in ranks[:12]] + ["2S"],
+        [r + "D" for r in ranks],
+        [r + "C" for r in ranks],
+    ]
+    plays = ["AS", "2S", "2D", "2C"]
+    for i in range(1, 7):
+        low = ranks[::-1][i]
+        plays += [ranks[i] + "S", ranks[::-1][i] + "H", low + "D", low + "C"]
+    plays += ["2H", "AH", "AD", "AC"]
+    rules = {"preset": "classic", "redeal_if_player_has_no_trump": False, "failed_bam": failed_bam}
+    hand = {"hakem": 0, "cards": hands, "trump": "S", "plays": plays, "bam": True}
+    return {"rules": rules, "hands": [hand]}
+
+
+@pytest.mark.parametrize(
+    ("failed_bam", "said"),
+    [
+        ("minus3", "Result: failed bam (بام ناموفق), team 0's bam failed at 7–1, so team 1 wins"),
+        ("kot", "Result: failed bam (بام ناموفق), team 0 7–1."),
+    ],
+)
+def test_a_failed_bam_result_says_whose_bam_failed(
+    failed_bam: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under failed_bam=minus3 the other team wins the hand with fewer tricks: the analysis
+    said "team 1 1–7", as if team 1 had won 1–7 (the referee says whose bam failed)."""
+    path = tmp_path / "bam.json"
+    path.write_text(json.dumps(_failed_bam_record(failed_bam)), encoding="utf-8")
+    assert main(["analyse", str(path)]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # (lines are wrapped at 80 columns)
+    assert said in out, out
+    assert "1–7" not in out

@@ -207,7 +207,14 @@ def _hand_text(
     if hand.result is not None and hand.winner_team is not None:
         english, persian = RESULT_NAMES[hand.result]
         won, lost = hand.tricks[hand.winner_team], hand.tricks[1 - hand.winner_team]
-        lines.append(f"  Result: {english} ({persian}), team {hand.winner_team} {won}–{lost}.")
+        outcome = f"team {hand.winner_team} {won}–{lost}"
+        if hand.result == "failed_bam" and won < lost:
+            # (failed_bam=minus3: the hand goes to the other team, which took fewer tricks)
+            outcome = (
+                f"team {1 - hand.winner_team}'s bam failed at {lost}–{won}, "
+                f"so team {hand.winner_team} wins the hand"
+            )
+        lines.append(f"  Result: {english} ({persian}), {outcome}.")
     else:
         lines.append(f"  Unfinished: tricks {hand.tricks[0]}–{hand.tricks[1]} so far.")
     return lines

@@ -282,6 +282,20 @@ def test_a_byte_order_mark_on_standard_input_is_not_an_error(
     assert json.loads(capsys.readouterr().out)["ok"] is True
 
 
+def test_standard_input_named_twice_is_judged_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'-' given twice: the record once, then a clear refusal (it said the second was empty)."""
+    import io
+
+    stdin = io.TextIOWrapper(io.BytesIO(b'{"hands": []}'), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["referee", "--json", "-", "-"]) == 2
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first["ok"] is True
+    assert second["ok"] is False and "read once" in second["error"]["reason"]
+
+
 def test_standard_input_too_large_is_said_to_be_too_large_even_cut_inside_a_character(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

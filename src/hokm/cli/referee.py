@@ -62,8 +62,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     status = EXIT_OK
     try:
-        for name in args.files:
-            report, text, code = judge_text(read_text(name), name=name)
+        for i, name in enumerate(args.files):
+            again = name == "-" and "-" in args.files[:i]  # (it was read to its end)
+            source = UnreadableError("standard input ('-') is read once") if again else None
+            report, text, code = judge_text(source or read_text(name), name=name)
             status = max(status, code)
             say_outcome(
                 "referee", name, report, text, json_lines=args.json, failed=code == EXIT_MALFORMED

@@ -788,22 +788,8 @@ function handTold(store, res) {
   const who = ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 });
   return {
     title: res.result === "normal" ? who : `${who}${t("sep")}${capitalized(t(`result_${res.result}`))}`,
-    sentence: t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points }) + bamPenalty(store, res),
+    sentence: t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points }),
   };
-}
-
-/** A failed bam's −3 (failed_bam=minus3, RULES.md §6), said after the hand's winner: the
- * winners score nothing, the bamming team loses the points. Empty for any other hand. */
-function bamPenalty(store, res) {
-  const bammers = 1 - res.winner_team;
-  const lost = (res.points || [0, 0])[bammers];
-  if (res.result !== "failed_bam" || !(lost < 0)) return "";
-  const mine = store.mySeat;
-  const seated = mine !== null && mine !== undefined;
-  const names = nameList([bammers, bammers + 2].map((s) => store.seatName(s)));
-  const points = pointsText(-lost);
-  if (seated && mine % 2 === bammers) return t("bam_penalty_us", { points });
-  return t(seated ? "bam_penalty_them" : "bam_penalty_team", { names, points, n: bammers + 1 });
 }
 
 const GAME_TRIES = 10; // a second apart: the game is stored, then recorded for its players

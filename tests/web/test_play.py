@@ -449,6 +449,17 @@ def test_the_last_trick_opens_with_enter_and_closes_with_escape(
         "document.getElementById('last-trick-btn').closest('.row').nextElementSibling.id"
     )
     assert after == "last-trick", after
+    # In words a player would say: «دست قبل را ربات ۲ برد» (it read «دست قبل، ربات ۲ این دست
+    # را برد», the trick named twice), each card «آس دل را نگار بازی کرد» (not the calque
+    # «بازی‌شده توسط»), the ace draw «آس‌کشی: ربات ۲ حاکم شد» (it read «آس‌کشی: حاکم: …»).
+    winner = store(page, "s.seatName(s.game.tricks[0].winner)")
+    assert page.inner_text("#last-trick h3") == f"دست قبل را {winner} برد"
+    labels = page.eval_on_selector_all(
+        "#last-trick .card", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert len(labels) == 4 and all(re.fullmatch(r".+ را .+ بازی کرد", x) for x in labels), labels
+    hakem = store(page, "s.seatName(s.game.hakem)")
+    assert page.inner_text("#ace-draw summary") == f"آس‌کشی: {hakem} حاکم شد"
     page.keyboard.press("Escape")
     page.wait_for_selector("#last-trick", state="detached")
     assert page.evaluate("document.activeElement.id") == "last-trick-btn"

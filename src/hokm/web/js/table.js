@@ -631,7 +631,7 @@ function lastTrickPanel(ctx, bottom) {
   return h(
     "div.panel.last-trick#last-trick",
     { role: "region", "aria-label": t("last_trick") },
-    h("h3", {}, t("last_trick"), t("sep"), t("trick_won_by", { name: store.seatName(last.winner) })),
+    h("h3", {}, t("last_trick_won_by", { name: store.seatName(last.winner) })),
     h(
       "div.row",
       {},
@@ -712,7 +712,7 @@ function aceDrawInfo(store) {
   return h(
     "details.ace-draw#ace-draw",
     { open: game.phase === "trump", "data-stage": game.phase === "trump" ? "trump" : "playing" },
-    h("summary", {}, t("ace_draw"), ": ", t("hakem_is", { name: store.seatName(hakem) })),
+    h("summary", {}, t("ace_draw_told", { name: store.seatName(hakem) })),
     h(
       "div.row.draw-cards",
       {},

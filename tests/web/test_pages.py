@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -318,6 +319,9 @@ def test_register_then_quick_match_leaderboard_and_profile(
     # The open form fits the phone: the password field is styled like the others (an
     # unstyled one was 392 px wide and pushed the page sideways).
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # The marks a username may hold are quoted one by one: bare («با رقم و _ - . در صورت
+    # نیاز») the «.» read as the end of the sentence, and the «_ -» as a dash.
+    assert "نشانه‌های «_»، «-» و «.»" in page.inner_text("#account-hint")
     page.fill("#username", "pw")
     page.fill("#password", "short")
     page.click("#register")  # refused, and the toast says what to fix, in Persian
@@ -507,6 +511,9 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.click("#quick")
     page.wait_for_selector("#quick-wait")
     assert "چهار بازیکن" in page.inner_text("#quick-queue")
+    # «اکنون ۱ نفر در صف‌اند» had a plural verb for one person: the count stands alone.
+    queue = page.inner_text("#quick-queue")
+    assert re.search(r"اکنون در صف: [۱-۹][۰-۹]* نفر \(با خودتان\)\.$", queue), queue
     # The logo (home again) keeps the wait: the new home page picks it up.
     page.click("#brand")
     page.wait_for_function("location.hash === '#/'")

@@ -982,6 +982,7 @@ def test_each_game_over_links_its_own_game_and_says_what_it_brought(
                 f"/api/games/{code}-{game}/record"
             )
         assert onlooker.locator("#game-reward").count() == 0  # nothing for an onlooker
+        assert onlooker.inner_text("#download-record") == "دریافت پروندهٔ بازی"  # (ezafe)
         assert owner.inner_text("#onlookers") == "Watching (1): Onlooker"  # (named by now)
         reward = owner.locator("#game-reward")
         reward.wait_for()

@@ -983,6 +983,9 @@ def test_each_game_over_links_its_own_game_and_says_what_it_brought(
             )
         assert onlooker.locator("#game-reward").count() == 0  # nothing for an onlooker
         assert onlooker.inner_text("#download-record") == "دریافت پروندهٔ بازی"  # (ezafe)
+        # the onlooker's heading names the winners (it ended on a bare colon: «پایان بازی:»)
+        winners = "۱" if store(onlooker, "s.game.winner_team") == 0 else "۲"
+        assert onlooker.inner_text("#game-over h2") == f"پایان بازی: تیم {winners} برد."
         assert owner.inner_text("#onlookers") == "Watching (1): Onlooker"  # (named by now)
         reward = owner.locator("#game-reward")
         reward.wait_for()

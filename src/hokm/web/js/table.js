@@ -868,7 +868,8 @@ function gameOver(ctx) {
   const game = store.game;
   const win = game.winner_team;
   const me = store.mySeat;
-  const headline = me === null || me === undefined ? "" : me % 2 === win ? t("we_won") : t("we_lost");
+  // an onlooker's heading names the team (it ended on a bare colon: «پایان بازی:»)
+  const headline = me === null || me === undefined ? t("team_won", { n: win + 1 }) : me % 2 === win ? t("we_won") : t("we_lost");
   // This game's stored record (its links) and what it brought the player: asked for once per
   // game (a page that stayed for the next game used to keep linking the first one's).
   const wanted = `${store.code}-${store.table.game_number}`;

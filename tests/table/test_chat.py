@@ -131,6 +131,12 @@ def test_every_phrase_has_both_languages() -> None:
     assert all(fa and en for fa, en in PHRASES.values())
 
 
+def test_the_phrases_keep_the_words_of_the_rules() -> None:
+    """RULES.md §1: «دست» is a trick. "Another game?" read «یک دست دیگر؟» (one more trick)."""
+    assert PHRASES["again"] == ("یک بازی دیگر؟", "Another game?")
+    assert not any("دست" in fa.split() for fa, _ in PHRASES.values())
+
+
 def test_flood_limiter_is_a_sliding_window() -> None:
     flood = FloodLimiter(limit=3, window=10)
     assert all(flood.allow("a", t) for t in (0, 1, 2))

@@ -62,7 +62,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "wait": ("یک لحظه", "One moment"),
     "brb": ("الان برمی‌گردم", "Be right back"),
     "gg": ("بازی خوبی بود", "Good game"),
-    "again": ("یک دست دیگر؟", "Another game?"),
+    "again": ("یک بازی دیگر؟", "Another game?"),
     "bye": ("خداحافظ", "Bye"),
     "wow": ("وای!", "Wow!"),
     "unlucky": ("بدشانسی بود", "Unlucky"),

@@ -38,6 +38,21 @@ def test_each_finished_trick_says_why_it_was_won() -> None:
     assert "highest card of the led suit" in reason["en"] and "خال زمین" in reason["fa"]
 
 
+def test_the_persian_reasons_read_as_a_player_says_them() -> None:
+    """The winning card is the subject of its sentence: «شاه پیک بالاترین برگ خال زمین بود و
+    برد», not the calque «بالاترین برگ خال زمین (پیک)، شاه پیک، برد» (the suit said twice)."""
+    led = trick_reason(parse_cards("KS 2D AS 3S"), Suit.HEARTS)["fa"]
+    assert led == "حکمی بازی نشد؛ آس پیک بالاترین برگ خال زمین بود و برد (برگِ خال دیگر نمی‌برد)"
+    two = trick_reason(parse_cards("KS 2D 4C 3S"), Suit.HEARTS)["fa"]
+    assert two.endswith("شاه پیک بالاترین برگ خال زمین بود و برد (۲ برگِ خال‌های دیگر نمی‌برند)")
+    assert trick_reason(parse_cards("KS 2H AH 3S"), Suit.HEARTS)["fa"] == (
+        "۲ حکم بازی شد و بالاترینِ آن‌ها، آس دل، برد"
+    )
+    assert trick_reason(parse_cards("KH 2H AH 3H"), Suit.HEARTS)["fa"] == (
+        "خال زمین حکم بود و بالاترین حکم، آس دل، برد"
+    )
+
+
 def test_advice_needs_five_different_cards() -> None:
     advice = advise(["AH", "KH", "QH", "2S", "3C"])
     assert advice["suit"] == "H"

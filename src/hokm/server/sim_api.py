@@ -104,14 +104,14 @@ def trick_reason(cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
             }
         return {
             "en": f"{len(trumps)} trumps were played; the highest, the {card_en(best)}, wins",
-            "fa": f"{persian_digits(len(trumps))} حکم بازی شد؛ بالاترینِ آن‌ها، {best.persian}، برد",
+            "fa": f"{persian_digits(len(trumps))} حکم بازی شد و بالاترینِ آن‌ها، {best.persian}، برد",
         }
     same = [c for c in cards if c.suit is led]
     best = max(same, key=lambda c: c.rank)
     if led is trump:
         return {
             "en": f"trump was led; the highest trump, the {card_en(best)}, wins",
-            "fa": f"حکم بازی شد؛ بالاترین حکم، {best.persian}، برد",
+            "fa": f"خال زمین حکم بود و بالاترین حکم، {best.persian}، برد",
         }
     others = len(cards) - len(same)
     extra_en = (
@@ -119,12 +119,19 @@ def trick_reason(cards: Sequence[Card], trump: Suit | None) -> dict[str, str]:
         if others
         else ""
     )
-    extra_fa = f" (برگ‌های خال دیگر نمی‌برند: {persian_digits(others)})" if others else ""
+    # the winning card is the sentence's subject (it read «بالاترین برگ خال زمین (پیک)، شاه
+    # پیک، برد», the suit said twice)
+    extra_fa = (
+        ""
+        if not others
+        else " (برگِ خال دیگر نمی‌برد)"
+        if others == 1
+        else f" ({persian_digits(others)} برگِ خال‌های دیگر نمی‌برند)"
+    )
     return {
         "en": f"no trump was played; the highest card of the led suit "
         f"{_SUIT_EN[led]}, the {card_en(best)}, wins{extra_en}",
-        "fa": f"حکمی بازی نشد؛ بالاترین برگ خال زمین ({led.persian})، {best.persian}، برد"
-        f"{extra_fa}",
+        "fa": f"حکمی بازی نشد؛ {best.persian} بالاترین برگ خال زمین بود و برد{extra_fa}",
     }
 
 

@@ -159,6 +159,10 @@ def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[...,
     )
     assert said[0] == "\u2068Maximilian_\u2069 این دست را برد"
     assert said[1] == "مریم این دست را برد" and said[2] == "۷ این دست را برد"
+    # A number keeps its unit on its line: the phone's hand banner read «برد ساده، ۱» at a
+    # line's end and «امتیاز» alone under it.
+    points = page.evaluate("import('/js/i18n.js').then((m) => [m.pointsText(1), m.pointsText(3)])")
+    assert points == ["۱\u00a0امتیاز", "۳\u00a0امتیاز"]
     # A list of names opening with a Latin one keeps the sentence's order on the screen:
     # «neda55849» rightmost, then «و», then «ربات ۳» (the list's one isolate took the first
     # name's direction and printed «و ربات ۳ neda55849»).

@@ -257,8 +257,9 @@ const STRINGS = {
     hand_lost_us: "هَند را باختیم",
     hand_won_team: "تیم {n} هَند را برد",
     won_hand_us: "{team} این هَند را بردیم: {result}، {points}",
-    points_one: "{n} امتیاز",
-    points_many: "{n} امتیاز",
+    // a no-break space: «۱» is never left at a line's end without its «امتیاز» (the banner)
+    points_one: "{n}\u00a0امتیاز",
+    points_many: "{n}\u00a0امتیاز",
     list_sep: "، ",
     // between the parts of one line (result, points, kind, date): a middle dot is too like «۰»
     sep: "، ",

@@ -1218,3 +1218,27 @@ def test_the_rules_page_names_the_presets_as_the_preset_menu_does(
     )
     for shown, labels in named:  # («آرام» is «آرام (نوبت‌های بلندتر)» in the menu)
         assert len(shown) == 4 and all(map(str.startswith, labels, shown)), (shown, labels)
+
+
+def test_a_failed_bam_at_minus_three_says_who_lost_the_points(
+    new_page: Callable[..., Page],
+) -> None:
+    """A failed bam at minus 3 is the other team's hand for 0 points: the banner (and what a
+    screen reader hears) read «حریف (…) این هَند را برد: بام ناموفق، ۰ امتیاز», the bammers'
+    −3 nowhere but in their score. It says whose bam failed and what it cost them."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    said = page.evaluate(
+        """import('/js/table.js').then((m) => {
+            const names = ['نگار', 'ربات ۲', 'ربات ۳', 'ربات ۴'];
+            const res = {hand: 2, result: 'failed_bam', winner_team: 1, points: [-3, 0]};
+            return [0, 1, null].map((seat) =>
+                m.handSaid({mySeat: seat, seatName: (s) => names[s]}, res));
+        })"""
+    )
+    assert said == [
+        "هَند ۳: بام ما (نگار و ربات ۳) ناموفق بود: ۳\u00a0امتیاز از ما کم شد",
+        "هَند ۳: بام حریف (نگار و ربات ۳) ناموفق بود: ۳\u00a0امتیاز از آن‌ها کم شد",
+        "هَند ۳: بام تیم ۱ (نگار و ربات ۳) ناموفق بود: ۳\u00a0امتیاز از آن‌ها کم شد",
+    ]

@@ -257,6 +257,10 @@ const STRINGS = {
     hand_lost_us: "هَند را باختیم",
     hand_won_team: "تیم {n} هَند را برد",
     won_hand_us: "{team} این هَند را بردیم: {result}، {points}",
+    // a failed bam at minus 3: the hand is the others', for nothing; the bammers lose points
+    failed_bam_us: "بام ما ({names}) ناموفق بود: {points} از ما کم شد",
+    failed_bam_them: "بام حریف ({names}) ناموفق بود: {points} از آن‌ها کم شد",
+    failed_bam_team: "بام تیم {n} ({names}) ناموفق بود: {points} از آن‌ها کم شد",
     // a no-break space: «۱» is never left at a line's end without its «امتیاز» (the banner)
     points_one: "{n}\u00a0امتیاز",
     points_many: "{n}\u00a0امتیاز",
@@ -724,6 +728,9 @@ const STRINGS = {
     hand_lost_us: "We lost the hand",
     hand_won_team: "Team {n} won the hand",
     won_hand_us: "{team} won the hand: {result}, {points}",
+    failed_bam_us: "Our bam ({names}) failed: we lose {points}",
+    failed_bam_them: "Their bam ({names}) failed: they lose {points}",
+    failed_bam_team: "The bam of team {n} ({names}) failed: they lose {points}",
     points_one: "{n} point",
     points_many: "{n} points",
     list_sep: ", ",

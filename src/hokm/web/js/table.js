@@ -786,8 +786,18 @@ function handTold(store, res) {
   const names = nameList([res.winner_team, res.winner_team + 2].map((s) => store.seatName(s)));
   const points = pointsText((res.points || [0, 0])[res.winner_team]);
   const who = ours ? t("hand_won_us") : theirs ? t("hand_lost_us") : t("hand_won_team", { n: res.winner_team + 1 });
+  const title = res.result === "normal" ? who : `${who}${t("sep")}${capitalized(t(`result_${res.result}`))}`;
+  // A failed bam at minus 3 is the others' hand for 0 points: said so, the «−۳» of the
+  // bammers was nowhere but in their score («حریف این هَند را برد: بام ناموفق، ۰ امتیاز»).
+  const loser = 1 - res.winner_team;
+  const lost = (res.points || [0, 0])[loser];
+  if (res.result === "failed_bam" && lost < 0) {
+    const bammers = nameList([loser, loser + 2].map((s) => store.seatName(s)));
+    const key = theirs ? "failed_bam_us" : ours ? "failed_bam_them" : "failed_bam_team";
+    return { title, sentence: t(key, { n: loser + 1, names: bammers, points: pointsText(-lost) }) };
+  }
   return {
-    title: res.result === "normal" ? who : `${who}${t("sep")}${capitalized(t(`result_${res.result}`))}`,
+    title,
     sentence: t(ours ? "won_hand_us" : "won_hand", { team: `${team} (${names})`, result: t(`result_${res.result}`), points }),
   };
 }

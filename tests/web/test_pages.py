@@ -1242,3 +1242,31 @@ def test_a_failed_bam_at_minus_three_says_who_lost_the_points(
         "هَند ۳: بام حریف (نگار و ربات ۳) ناموفق بود: ۳\u00a0امتیاز از آن‌ها کم شد",
         "هَند ۳: بام تیم ۱ (نگار و ربات ۳) ناموفق بود: ۳\u00a0امتیاز از آن‌ها کم شد",
     ]
+
+
+def test_a_negative_score_keeps_its_minus_before_its_digits(
+    new_page: Callable[..., Page],
+) -> None:
+    """After a failed bam at minus 3 a score can be below zero: in the right-to-left score bar
+    «−۱» was drawn «۱−», the sign after the digits (as the rating's change once was)."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    xs = page.evaluate(
+        """import('/js/i18n.js').then((m) => {
+            const p = document.createElement('p');
+            p.dir = 'rtl';
+            p.textContent = `ما ${m.num(-13)} – ${m.num(0)} حریف`;
+            document.body.append(p);
+            const node = p.firstChild;
+            const x = (part) => {
+                const r = document.createRange(), at = node.data.indexOf(part);
+                r.setStart(node, at); r.setEnd(node, at + part.length);
+                return r.getBoundingClientRect().left;
+            };
+            const xs = [x('−'), x('۱۳'), x('ما')];
+            p.remove();
+            return xs;
+        })"""
+    )
+    assert xs[0] < xs[1] < xs[2], xs  # «−» left of «۱۳», both left of «ما»

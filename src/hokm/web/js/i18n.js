@@ -980,7 +980,8 @@ export function num(value) {
   return text
     .replace(/(\d)\.(\d)/g, "$1٫$2")
     .replace(/[0-9]/g, (d) => FA_DIGITS[Number(d)])
-    .replace(/^-/, "−");
+    // a left-to-right mark first: in a right-to-left line «−۱» was drawn «۱−»
+    .replace(/^-/, "\u200e−");
 }
 
 /** ``text`` with Persian (۰–۹) and Arabic-Indic (٠–٩) digits as ASCII digits: what a Persian

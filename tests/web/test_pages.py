@@ -1248,7 +1248,9 @@ def test_a_negative_score_keeps_its_minus_before_its_digits(
     new_page: Callable[..., Page],
 ) -> None:
     """After a failed bam at minus 3 a score can be below zero: in the right-to-left score bar
-    «−۱» was drawn «۱−», the sign after the digits (as the rating's change once was)."""
+    «−۱» was drawn «۱−», the sign after the digits (as the rating's change once was); and the
+    sign's direction must not spill over the «–» onto the other team's score, which would then
+    swap sides («ما» on the right)."""
     page = new_page(viewport=PHONE)
     page.goto("/")
     page.wait_for_selector('.home[data-ready="1"]')
@@ -1256,7 +1258,7 @@ def test_a_negative_score_keeps_its_minus_before_its_digits(
         """import('/js/i18n.js').then((m) => {
             const p = document.createElement('p');
             p.dir = 'rtl';
-            p.textContent = `ما ${m.num(-13)} – ${m.num(0)} حریف`;
+            p.textContent = `ما ${m.num(-13)} – ${m.num(0)}`;
             document.body.append(p);
             const node = p.firstChild;
             const x = (part) => {
@@ -1264,9 +1266,9 @@ def test_a_negative_score_keeps_its_minus_before_its_digits(
                 r.setStart(node, at); r.setEnd(node, at + part.length);
                 return r.getBoundingClientRect().left;
             };
-            const xs = [x('−'), x('۱۳'), x('ما')];
+            const xs = [x('۰'), x('−'), x('۱۳'), x('ما')];
             p.remove();
             return xs;
         })"""
     )
-    assert xs[0] < xs[1] < xs[2], xs  # «−» left of «۱۳», both left of «ما»
+    assert xs[0] < xs[1] < xs[2] < xs[3], xs  # «۰ – −۱۳ ما» from the left

@@ -980,8 +980,9 @@ export function num(value) {
   return text
     .replace(/(\d)\.(\d)/g, "$1٫$2")
     .replace(/[0-9]/g, (d) => FA_DIGITS[Number(d)])
-    // a left-to-right mark first: in a right-to-left line «−۱» was drawn «۱−»
-    .replace(/^-/, "\u200e−");
+    // a negative number set apart left to right: in a right-to-left line «−۱» was drawn «۱−»
+    // (an isolate, not a mark: a mark's direction ran on over «–» to the other team's score)
+    .replace(/^-(.*)$/, "\u2066−$1\u2069");
 }
 
 /** ``text`` with Persian (۰–۹) and Arabic-Indic (٠–٩) digits as ASCII digits: what a Persian

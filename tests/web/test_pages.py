@@ -159,10 +159,6 @@ def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[...,
     )
     assert said[0] == "\u2068Maximilian_\u2069 این دست را برد"
     assert said[1] == "مریم این دست را برد" and said[2] == "۷ این دست را برد"
-    # A number keeps its unit on its line: the phone's hand banner read «برد ساده، ۱» at a
-    # line's end and «امتیاز» alone under it.
-    points = page.evaluate("import('/js/i18n.js').then((m) => [m.pointsText(1), m.pointsText(3)])")
-    assert points == ["۱\u00a0امتیاز", "۳\u00a0امتیاز"]
     # A list of names opening with a Latin one keeps the sentence's order on the screen:
     # «neda55849» rightmost, then «و», then «ربات ۳» (the list's one isolate took the first
     # name's direction and printed «و ربات ۳ neda55849»).
@@ -1272,3 +1268,18 @@ def test_a_negative_score_keeps_its_minus_before_its_digits(
         })"""
     )
     assert xs[0] < xs[1] < xs[2] < xs[3], xs  # «۰ – −۱۳ ما» from the left
+
+
+def test_a_number_stays_on_the_line_of_its_word(new_page: Callable[..., Page]) -> None:
+    """On a phone the hand banner read «برد ساده، ۱» at a line's end with «امتیاز» alone under
+    it, and the note after a time away ended «امتیاز: ما ۰ – حریف» with «۰.» alone: a
+    no-break space keeps them together."""
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    page.wait_for_selector('.home[data-ready="1"]')
+    said = page.evaluate(
+        """import('/js/i18n.js').then((m) => [m.pointsText(1), m.pointsText(3),
+            m.t('while_away', {hand: 2, us: 0, them: 1})])"""
+    )
+    assert said[:2] == ["۱\u00a0امتیاز", "۳\u00a0امتیاز"]
+    assert said[2].endswith("اکنون هَند\u00a0۲ است؛ امتیاز: ما\u00a0۰ – حریف\u00a0۱."), said[2]

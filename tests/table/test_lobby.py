@@ -266,7 +266,7 @@ def test_the_owner_removes_a_member_who_may_not_come_back(clock: Clock) -> None:
     }
     assert "bob" not in table.members and table.seats[1].kind == "empty"
     refused = err(table.handle("bob", {"type": "join", "name": "Bob"}, clock.now), "not_allowed")
-    assert refused["message_fa"] == "میزبان شما را از این اتاق بیرون کرده است"
+    assert refused["message_fa"] == "صاحب اتاق شما را از این اتاق بیرون کرده است"
     again = Table.from_dict(table.to_dict(), now=clock.now)
     err(again.handle("bob", {"type": "join", "name": "Bob"}, clock.now), "not_allowed")
     ok(again.handle("dee", {"type": "join", "name": "Dee"}, clock.now))  # others still may

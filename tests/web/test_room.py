@@ -82,7 +82,7 @@ def test_four_browsers_join_by_code_and_play_a_hand(new_page: Callable[..., Page
     # Before giving a name the friend sees whose room it is and who is in it.
     pages[3].wait_for_selector("#room-preview")
     preview = pages[3].inner_text("#room-preview")
-    assert preview.startswith("میزبان: \u2068Ali") and "Cyrus" in preview, preview
+    assert preview.startswith("صاحب اتاق: \u2068Ali") and "Cyrus" in preview, preview
     assert "۳ صندلی خالی" in preview, preview
     shot(pages[3], "phone-invited-friend")
     pages[3].fill("#name", names[3])
@@ -304,7 +304,7 @@ def test_during_a_game_the_owner_removes_an_onlooker_from_the_chat(
     shot(owner, "desktop-chat-kick-sure")
     owner.click(button)
     watcher.wait_for_selector("#room-gone")
-    assert watcher.inner_text("#room-gone") == "میزبان شما را از این اتاق بیرون کرده است."
+    assert watcher.inner_text("#room-gone") == "صاحب اتاق شما را از این اتاق بیرون کرده است."
     owner.wait_for_function(f"!window.hokmStore.table.members.some((m) => m.player === {mina!r})")
     assert owner.locator("#chat-log button.kick").count() == 0
     assert owner.evaluate("window.hokmStore.game.phase") in ("trump", "play")  # the game goes on
@@ -811,7 +811,7 @@ def test_the_owner_removes_a_stranger_who_is_told_and_kept_out(
     shot(owner, "phone-lobby-kick-sure")
     owner.click(card)
     stranger.wait_for_selector("#room-gone")
-    assert stranger.inner_text("#room-gone") == "میزبان شما را از این اتاق بیرون کرده است."
+    assert stranger.inner_text("#room-gone") == "صاحب اتاق شما را از این اتاق بیرون کرده است."
     shot(stranger, "phone-removed")
     owner.wait_for_function("window.hokmStore.table.seats[2].kind === 'empty'")
     stranger.goto(f"/r/{code}")  # the link again: kept out, told why

@@ -61,7 +61,7 @@ Handler = Callable[["Table", str, Command, float], None]
 def require_owner(table: Table, player: str, what: str) -> None:
     if player != table.owner:
         raise TableError(
-            "not_owner", f"only the owner can {what}", "فقط میزبان می‌تواند این کار را بکند"
+            "not_owner", f"only the owner can {what}", "فقط صاحب اتاق می‌تواند این کار را بکند"
         )
 
 
@@ -121,7 +121,7 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
         raise TableError(
             "not_allowed",
             "the owner removed you from this room",
-            "میزبان شما را از این اتاق بیرون کرده است",
+            "صاحب اتاق شما را از این اتاق بیرون کرده است",
         )
     if len(table.members) >= table.config.max_members:
         # Make room by dropping the longest-standing spectator who has gone away (a member

@@ -382,7 +382,7 @@ export async function render(main, [rawCode]) {
     input.focus();
   }
 
-  /** «میزبان: نگار. در اتاق: نگار، سام. ۲ صندلی خالی.» (the room's public facts). */
+  /** «صاحب اتاق: نگار. در اتاق: نگار، سام. ۲ صندلی خالی.» (the room's public facts). */
   function roomPreview(info) {
     const members = (info.members ?? []).filter((m) => m.connected !== false);
     const host = (info.members ?? []).find((m) => m.player === info.owner)?.name;

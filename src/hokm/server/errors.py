@@ -19,7 +19,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "too_large": ("the frame is too large", "پیام خیلی بزرگ است"),
     "rate_limited": ("too many requests too fast", "درخواست‌ها بیش از حد و پشت سر هم بوده است"),
     "unauthorized": ("who are you? send hello with a valid token", "هویت شما شناخته نشد"),
-    "unsupported_protocol": ("protocol version not supported", "نسخه‌ی پروتکل پشتیبانی نمی‌شود"),
+    "unsupported_protocol": ("protocol version not supported", "نسخهٔ پروتکل پشتیبانی نمی‌شود"),
     "not_in_room": ("join a room first", "اول وارد یک اتاق شوید"),
     "room_unloaded": (
         "the room was put away meanwhile: join it again",
@@ -36,7 +36,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the server is restarting; reconnect soon",
         "سرور در حال راه‌اندازی دوباره است",
     ),
-    "replaced": ("you opened this room in another window", "این اتاق را در پنجره‌ی دیگری باز کردید"),
+    "replaced": ("you opened this room in another window", "این اتاق را در پنجرهٔ دیگری باز کردید"),
     "session_ended": (
         "this session was logged out or its password changed; the connection is closed",
         "این نشست بسته شد (خروج از حساب یا تغییر گذرواژه)؛ اتصال قطع شد",

@@ -119,7 +119,7 @@ _REJECT = {
     "link": ("links are not allowed in chat", "فرستادن لینک در گفتگو مجاز نیست"),
     "phone": ("phone numbers are not allowed in chat", "فرستادن شماره تلفن در گفتگو مجاز نیست"),
     "flood": ("too many messages; wait a few seconds", "پیام‌ها زیاد است؛ چند ثانیه صبر کنید"),
-    "unknown_phrase": ("no such preset phrase", "چنین جمله‌ی آماده‌ای وجود ندارد"),
+    "unknown_phrase": ("no such preset phrase", "چنین جملهٔ آماده‌ای وجود ندارد"),
     "too_many_emoji": (
         "during a hand a message holds at most 3 emoji",
         "در طول هَند هر پیام حداکثر ۳ شکلک دارد",

@@ -363,7 +363,7 @@ def require_full(table: Table) -> None:
         raise TableError(
             "not_ready",
             f"seat {empty[0]} is empty: seat a player or a bot",
-            "همه‌ی صندلی‌ها باید پر باشند",
+            "همهٔ صندلی‌ها باید پر باشند",
         )
 
 

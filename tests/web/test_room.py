@@ -220,6 +220,37 @@ def test_reload_and_dropped_connection_restore_the_table(new_page: Callable[...,
     assert store(page, "s.code") == before["code"]
 
 
+def test_a_latin_name_in_the_chat_keeps_its_marks_and_the_colon_after_it(
+    new_page: Callable[..., Page],
+) -> None:
+    """In a right-to-left chat line the speaker «Maximilian_» was not set apart: its «_» went
+    to the name's start and the «:» came before it («:_Maximilian»). The name is isolated."""
+    page = new_page(viewport=DESKTOP)
+    create_room(page, "Maximilian_")
+    page.wait_for_selector("#chat-input")
+    page.fill("#chat-input", "سلام به همه")
+    page.click("#chat-send")
+    page.wait_for_selector("#chat-log li")
+    xs = page.evaluate(
+        """() => {
+            const b = document.querySelector('#chat-log li b');
+            const at = (part) => {
+                const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    const i = node.data.indexOf(part);
+                    if (i < 0) continue;
+                    const r = document.createRange();
+                    r.setStart(node, i); r.setEnd(node, i + part.length);
+                    return r.getBoundingClientRect().left;
+                }
+                return null;
+            };
+            return [at(':'), at('M'), at('n_'), at('_')];
+        }"""
+    )
+    assert xs[0] < xs[1] < xs[2] < xs[3], xs  # «: Maximilian_» from the left
+
+
 def test_chat_free_text_in_the_lobby_only_phrases_during_a_hand(
     new_page: Callable[..., Page],
 ) -> None:

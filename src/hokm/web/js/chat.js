@@ -96,7 +96,8 @@ export function renderChat(ctx) {
       h(
         "li",
         {},
-        h("b", {}, speaker(m), ": "),
+        // the name set apart: a Latin «Maximilian_» in a right-to-left line read «:_Maximilian»
+        h("b", {}, h("bdi", {}, speaker(m)), ": "),
         m.phrase ? h("span.phrase", {}, phraseText(m.phrase, ui.phrases)) : h("span", { dir: "auto" }, m.text ?? ""),
         m.player && m.player !== me
           ? h(

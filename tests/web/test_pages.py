@@ -1238,6 +1238,19 @@ def test_a_failed_bam_at_minus_three_says_who_lost_the_points(
         "هَند ۳: بام حریف (نگار و ربات ۳) ناموفق بود: ۳\u00a0امتیاز از آن‌ها کم شد",
         "هَند ۳: بام تیم ۱ (نگار و ربات ۳) ناموفق بود: ۳\u00a0امتیاز از آن‌ها کم شد",
     ]
+    # The score sheet's «امتیاز هَند» shows the bammers' «−۳», in their colour, not the
+    # others' «۰» (a score that fell by 3 with no row saying so).
+    cell = page.evaluate(
+        """import('/js/table.js').then((m) => {
+            const row = {hand: 2, hakem: 1, trump: 'S', result: 'failed_bam', winner_team: 1,
+                tricks: [11, 1], points: [-3, 0], score: [-1, 0]};
+            const store = {mySeat: 0, seatName: (s) => `ربات ${s + 1}`,
+                table: {hands: [row], status: 'playing'}};
+            const td = m.handsSheet({store}).querySelectorAll('tbody td')[4];
+            return [td.textContent, td.className];
+        })"""
+    )
+    assert cell == ["\u2066−۳\u2069", "us"]
 
 
 def test_a_negative_score_keeps_its_minus_before_its_digits(

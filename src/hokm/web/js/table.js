@@ -652,7 +652,13 @@ function lastTrickPanel(ctx, bottom) {
  * (a spectator's: team 1 first, as the score bar): the hakem, trump, tricks, who won it (with
  * the result when it is more than a plain win), its points and the score after it. Folded
  * during the game; open in the game-over panel (a new `data-stage`, so `patch()` opens it). */
-function handsSheet(ctx) {
+/** A failed bam that cost the bammers points (``failed_bam`` at minus 3): the hand is the
+ * others', for nothing. */
+function bamLoss(res) {
+  return res.result === "failed_bam" && (res.points || [0, 0])[1 - res.winner_team] < 0;
+}
+
+export function handsSheet(ctx) {
   const { store } = ctx;
   const hands = store.table.hands || [];
   if (!hands.length) return null;
@@ -693,7 +699,8 @@ function handsSheet(ctx) {
               h("td", {}, r.trump ? h(`span.suit-${r.trump}`, { role: "img", "aria-label": suitName(r.trump) }, SYMBOL[r.trump]) : "–"),
               h("td.nowrap", {}, ...oursTheirs(r.tricks, mine)),
               h(`td.${side(r.winner_team)}`, {}, teamLabel(store, r.winner_team), kind),
-              h("td", {}, num((r.points || [0, 0])[r.winner_team] ?? 0)),
+              // a failed bam at minus 3: the others' «۰» told nothing, the bammers' «−۳» is shown
+              bamLoss(r) ? h(`td.${side(1 - r.winner_team)}`, {}, num(r.points[1 - r.winner_team])) : h("td", {}, num((r.points || [0, 0])[r.winner_team] ?? 0)),
               h("td.nowrap", {}, ...oursTheirs(r.score, mine)),
             );
           }),
@@ -790,8 +797,8 @@ function handTold(store, res) {
   // A failed bam at minus 3 is the others' hand for 0 points: said so, the «−۳» of the
   // bammers was nowhere but in their score («حریف این هَند را برد: بام ناموفق، ۰ امتیاز»).
   const loser = 1 - res.winner_team;
-  const lost = (res.points || [0, 0])[loser];
-  if (res.result === "failed_bam" && lost < 0) {
+  if (bamLoss(res)) {
+    const lost = res.points[loser];
     const bammers = nameList([loser, loser + 2].map((s) => store.seatName(s)));
     const key = theirs ? "failed_bam_us" : ours ? "failed_bam_them" : "failed_bam_team";
     return { title, sentence: t(key, { n: loser + 1, names: bammers, points: pointsText(-lost) }) };

@@ -421,11 +421,13 @@ def test_register_then_quick_match_leaderboard_and_profile(
     page.wait_for_selector("#profile")
     assert page.evaluate("location.hash") == "#/profile"
     assert "parisa_web" in page.inner_text("#profile")
-    # A new account has no rating yet (not «۰»), and is told what gives one.
+    # A new account has no rating yet (not «۰»), and is told what gives one: a quick match of
+    # four players (it said «فقط بازی‌های سریع ریتینگ را تغییر می‌دهند» on the profile of one
+    # who had just played a quick match with bots, unrated).
     rating = page.locator("#profile dt", has_text="ریتینگ").locator(
         "xpath=following-sibling::dd[1]"
     )
-    assert rating.inner_text() == "هنوز ریتینگی ندارد: فقط بازی‌های سریع ریتینگ را تغییر می‌دهند"
+    assert rating.inner_text() == "هنوز ریتینگی ندارد: فقط بازی سریع با چهار بازیکن ریتینگ دارد"
     assert page.inner_text("#profile").count("parisa_web") == 1  # name = username: said once
     assert "هنوز بازی‌ای" in page.inner_text("#no-games")  # a new account: no games yet
     shot(page, "phone-profile")

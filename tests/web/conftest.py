@@ -113,7 +113,11 @@ def new_page(browser: Browser, server: str) -> Iterator[Callable[..., Page]]:
     contexts: list[BrowserContext] = []
 
     def make(
-        *, viewport: dict[str, int] | None = None, lang: str | None = None, csp: bool = False
+        *,
+        viewport: dict[str, int] | None = None,
+        lang: str | None = None,
+        csp: bool = False,
+        touch: bool = False,
     ) -> Page:
         # The server's Content-Security-Policy forbids eval, which Playwright's string
         # predicates (wait_for_function) use in the page: it is set aside, except where a
@@ -123,6 +127,7 @@ def new_page(browser: Browser, server: str) -> Iterator[Callable[..., Page]]:
             base_url=server,
             reduced_motion="reduce",
             bypass_csp=not csp,
+            has_touch=touch,  # a phone's touch screen: (pointer: coarse)
         )
         contexts.append(context)
         page = context.new_page()

@@ -465,6 +465,21 @@ def test_the_last_trick_opens_with_enter_and_closes_with_escape(
     assert page.evaluate("document.activeElement.id") == "last-trick-btn"
 
 
+def test_the_hints_question_is_big_enough_for_a_finger(new_page: Callable[..., Page]) -> None:
+    """On a touch screen the link-like buttons are 44 px targets: «نه» under the hint's
+    question was 30 × 32 px, beside «راهنما را نشان بده»."""
+    page = new_page(viewport=PHONE, touch=True)
+    start_practice(page, "Kaveh", target=3)
+    take_turns_until(page, "#hint")
+    page.tap("#hint")
+    page.wait_for_selector("#hint-no")
+    for button in ("#hint-sure", "#hint-no"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (button, box)
+    page.tap("#hint-no")
+    page.wait_for_selector("#hint")
+
+
 def test_a_player_alone_with_bots_asks_for_a_hint(new_page: Callable[..., Page]) -> None:
     """«راهنما» marks the rule bot's choice (a legal one) and says it in words; following it
     plays on; a new decision has no mark until asked again. The first hint of a game costs

@@ -680,6 +680,43 @@ def test_long_names_around_the_trick_stay_clear_of_its_cards_and_its_note(
     assert page.evaluate(_LONG_NAMES) == []
 
 
+_BOTTOM_SEAT = """async () => {
+    const { cardEl } = await import('/js/cards.js');
+    const { h } = await import('/js/dom.js');
+    // the player's own seat as the table draws it while a bot plays for them and their
+    // clock runs: name, the «غایب» badge, the countdown; their card in the trick above it
+    const seat = h('div.seat.pos-bottom', {},
+        h('div.seat-label', {}, h('span.name', { dir: 'auto' }, 'محمدحسین خسروشاهی')),
+        h('span.badge.away', {}, 'غایب 🤖'),
+        h('div.seat-meta', {}, h('div.countdown', {}, h('span.secs', {}, '۹'))));
+    const board = h('div.board', {}, seat,
+        h('div.trick', {}, h('div.slot.pos-bottom', {}, cardEl('4S'))));
+    document.querySelector('main').prepend(board);
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const card = board.querySelector('.trick .card').getBoundingClientRect();
+    const felt = board.getBoundingClientRect();
+    return [...seat.children].filter((part) => {
+        const a = part.getBoundingClientRect();
+        const covered = a.top < card.bottom && card.top < a.bottom
+            && a.left < card.right && card.left < a.right;
+        return covered || a.bottom > felt.bottom || a.left < felt.left || a.right > felt.right;
+    }).map((part) => part.className);
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_players_own_seat_away_and_on_the_clock_stays_clear_of_their_card(
+    new_page: Callable[..., Page], size: str
+) -> None:
+    """The bottom seat while a bot plays for its player, on the clock: its name, the «غایب»
+    badge and the countdown stay on the felt and clear of the trick's bottom card (stacked
+    under the name, they pushed it up under the card on a phone)."""
+    page = new_page(viewport=PHONE if size == "phone" else DESKTOP)
+    page.goto("/")
+    page.wait_for_selector("#practice")
+    assert page.evaluate(_BOTTOM_SEAT) == []
+
+
 def test_the_card_picker_is_one_tab_stop_walked_with_the_arrow_keys(
     new_page: Callable[..., Page],
 ) -> None:

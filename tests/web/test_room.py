@@ -220,6 +220,33 @@ def test_reload_and_dropped_connection_restore_the_table(new_page: Callable[...,
     assert store(page, "s.code") == before["code"]
 
 
+def test_a_game_left_behind_is_left_from_the_home_page(new_page: Callable[..., Page]) -> None:
+    """A practice game whose player went home for good: the home page offers the way back and,
+    asked twice, the way out («ترک بازی»: a loss, a bot plays on). A quick match refuses a
+    player seated in a game in progress, and the way out was back to the table and back."""
+    page = new_page(viewport=PHONE)
+    start_practice(page, "Shirin", target=3)
+    code = store(page, "s.code")
+    me = store(page, "s.you.player_id")
+    page.goto("/")
+    page.wait_for_selector("#room-game-leave")
+    page.click("#room-game-leave")  # asked once more, with what it means
+    page.wait_for_selector("#room-game-leave.danger")
+    assert "باخت" in page.inner_text("#room-game-leave-warning")
+    assert page.evaluate("document.activeElement.id") == "room-game-leave"
+    shot(page, "phone-home-leave-game-sure")
+    page.click("#room-game-leave")
+    page.wait_for_selector("#room-game", state="detached")
+    said = page.locator("#toasts .toast", has_text="بیرون آمدید").inner_text()
+    assert said.startswith(f"از بازی اتاق \u2068{code}\u2069 بیرون آمدید"), said
+    room = page.evaluate(f"fetch('/api/rooms/{code}').then((r) => r.json())")
+    assert all(seat["player"] != me for seat in room["seats"]), room["seats"]
+    assert page.evaluate("fetch('/api/session').then((r) => r.json())")["playing"] == []
+    page.reload()  # and not offered again
+    page.wait_for_selector('.home[data-ready="1"]')
+    assert page.locator("#room-game").count() == 0
+
+
 def test_a_latin_name_in_the_chat_keeps_its_marks_and_the_colon_after_it(
     new_page: Callable[..., Page],
 ) -> None:

@@ -367,3 +367,33 @@ export class Connection {
     }
   }
 }
+
+/** Leave the room ``code`` from a page that is not the room's (its seat given up; in a game
+ * in progress a loss, a bot playing on): joined for a moment, left, closed. Resolves whether
+ * the room took the leave. */
+export function leaveRoom(code, ms = 8000) {
+  return new Promise((resolve) => {
+    let asked = false;
+    let settled = false;
+    const finish = (ok) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      conn.close();
+      resolve(ok);
+    };
+    const conn = new Connection({
+      status: (s) => {
+        if (["closed", "signed_out", "replaced"].includes(s)) finish(false);
+      },
+      message: (msg) => {
+        if (msg.type === "snapshot" && !asked) {
+          asked = true;
+          conn.command("leave").then((reply) => finish(reply?.type === "ack"));
+        } else if (msg.type === "error" && !msg.ref) finish(false); // (the join refused)
+      },
+    });
+    const timer = setTimeout(() => finish(false), ms);
+    conn.connect(code);
+  });
+}

@@ -1,7 +1,7 @@
 // Home: a name (or an account), create a room, join by code, quick match, practise with bots.
 import { clearErrors, dropToast, h, patch, toast } from "../dom.js";
 import { latinDigits, num, roomCode, t } from "../i18n.js";
-import { api, ensureGuest, forgetRoom, forgetToken, rememberedRoom, savedName, saveName, ServerError, session } from "../net.js";
+import { api, ensureGuest, forgetRoom, forgetToken, leaveRoom, rememberedRoom, savedName, saveName, ServerError, session } from "../net.js";
 import { botLevels, defaultLevel, levelLabel, NAME_MAX, nameLimitNote, noteNameLimit, refusal } from "../common.js";
 
 // A join code: six of the unambiguous letters and digits (hokm.table.codes).
@@ -405,15 +405,55 @@ export async function render(main) {
     );
   }
 
-  /** A game in progress in another room: the way back to it, first on the page. */
+  /** A game in progress in another room: the way back to it, first on the page; or out of it,
+   * asked twice (a loss, a bot plays on), for a player who left it for good (a practice game
+   * whose tab they closed): a quick match refuses a player seated in a game in progress, and
+   * the way out was back to the table, «ترک بازی», and back here. */
   function roomGamePanel() {
     if (!state.roomGame || state.quick || state.quickGame) return null;
     const [before, after] = t("room_game_on", { code: "\u0000" }).split("\u0000");
+    const code = state.roomGame;
+    const leave = async () => {
+      state.leavingRoom = "sending";
+      draw();
+      const left = await leaveRoom(code);
+      state.leavingRoom = null;
+      if (left) {
+        if (rememberedRoom() === code) forgetRoom();
+        if (state.roomGame === code) state.roomGame = null;
+        toast(t("left_game_room", { code }));
+      } else toast(t("left_game_failed", { code }), "error");
+      draw();
+      document.getElementById(left ? "name" : "room-game-leave")?.focus();
+    };
+    const sure = state.leavingRoom === "sure";
     return h(
       "div.panel.quick-wait.game-on#room-game",
       { role: "status" },
-      h("p", {}, before, h("span.code", { dir: "ltr" }, state.roomGame), after),
-      h("a.button.primary#room-game-go", { href: `#/room/${state.roomGame}` }, t("quick_game_go")),
+      h("p", {}, before, h("span.code", { dir: "ltr" }, code), after),
+      h(
+        "div.row",
+        {},
+        h("a.button.primary#room-game-go", { href: `#/room/${code}` }, t("quick_game_go")),
+        sure
+          ? h("p.small#room-game-leave-warning", {}, t("leave_game_warning"))
+          : null,
+        h(
+          `button#room-game-leave${sure ? ".danger" : ""}`,
+          {
+            type: "button",
+            disabled: state.leavingRoom === "sending",
+            onclick: () => {
+              if (!sure) {
+                state.leavingRoom = "sure";
+                draw();
+                document.getElementById("room-game-leave")?.focus();
+              } else leave();
+            },
+          },
+          t(sure ? "leave_game_sure" : "leave_game"),
+        ),
+      ),
     );
   }
 

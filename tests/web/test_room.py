@@ -230,6 +230,11 @@ def test_a_game_left_behind_is_left_from_the_home_page(new_page: Callable[..., P
     me = store(page, "s.you.player_id")
     page.goto("/")
     page.wait_for_selector("#room-game-leave")
+    page.click("#room-game-leave")  # asked once more; Escape takes it back
+    page.wait_for_selector("#room-game-leave.danger")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#room-game-leave:not(.danger)")
+    assert page.locator("#room-game-leave-warning").count() == 0
     page.click("#room-game-leave")  # asked once more, with what it means
     page.wait_for_selector("#room-game-leave.danger")
     assert "باخت" in page.inner_text("#room-game-leave-warning")

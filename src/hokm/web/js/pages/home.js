@@ -429,7 +429,17 @@ export async function render(main) {
     const sure = state.leavingRoom === "sure";
     return h(
       "div.panel.quick-wait.game-on#room-game",
-      { role: "status" },
+      {
+        role: "status",
+        // Escape takes the question back, as at the table
+        onkeydown: (e) => {
+          if (e.key !== "Escape" || !sure) return;
+          e.stopPropagation();
+          state.leavingRoom = null;
+          draw();
+          document.getElementById("room-game-leave")?.focus();
+        },
+      },
       h("p", {}, before, h("span.code", { dir: "ltr" }, code), after),
       h(
         "div.row",

@@ -659,3 +659,12 @@ def test_a_bad_rule_option_is_refused_by_name() -> None:
     ):
         code, text = _run("", rule=[rule])
         assert code == 2 and said in text, (rule, text)
+
+
+@pytest.mark.parametrize("name", ["replace", "preset", "to_dict", "__slots__"])
+def test_a_name_that_is_no_rule_option_is_called_unknown(name: str) -> None:
+    """A RuleSet's method or slot is no rule option: it was refused as one "of no use in a
+    terminal game (no clock, one game)", as if it were a clock."""
+    code, text = _run("", rule=[f"{name}=1"])
+    assert code == 2 and f"unknown rule option {name!r}" in text, text
+    assert "no use" not in text

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import fcntl
 import io
 import json
@@ -138,6 +139,8 @@ GAME_OPTIONS = (
     "hakem_may_redeal_weak_five",
     "redeal_if_player_has_no_trump",
 )
+#: every rule option's name (RULES.md §9), of use here or not
+RULE_OPTIONS = frozenset(f.name for f in dataclasses.fields(RuleSet))
 _ON = {"on": True, "true": True, "yes": True, "1": True}
 _OFF = {"off": False, "false": False, "no": False, "0": False}
 
@@ -156,7 +159,7 @@ def rule_options(texts: list[str]) -> dict[str, Any]:
         name, value = name.strip(), value.strip()
         if not sep or not name:
             raise ValueError(f"--rule {clip(text)!r}: give NAME=VALUE, as --rule bam=on")
-        if not hasattr(defaults, name):
+        if name not in RULE_OPTIONS:  # (a RuleSet's method or slot is no option)
             raise ValueError(
                 f"unknown rule option {clip(name)!r}: one of {', '.join(GAME_OPTIONS)}"
             )

@@ -1111,3 +1111,30 @@ def test_a_stale_move_is_sent_again_only_while_the_decision_is_still_the_players
             page.wait_for_function(f"!hokmStore.game.hand.includes('{card}')")
         page.reload()  # (a fresh page: its own store and connection)
         page.wait_for_selector(".table-view")
+
+
+def test_the_grace_countdown_is_said_with_its_seconds_once(
+    new_page: Callable[..., Page],
+) -> None:
+    """The banner's line «اگر Bita برنگردد، بازی تا … ثانیهٔ دیگر لغو می‌شود.» is said once to a
+    screen reader when it comes (the banner is no live region), with its number: read as the
+    page was drawn, before the clock filled it, it said «بازی تا ثانیهٔ دیگر», no number, and
+    the whole banner again, the line about Bita's leaving before it too."""
+    owner, guest = new_page(viewport=PHONE), new_page(viewport=PHONE)
+    owner.add_init_script(LIVE_LOG)
+    _ali_and_bita_with_two_bots(owner, guest)
+    reply = owner.evaluate("hokmConn.command('set_rules', {options: {grace_seconds: 4}})")
+    assert reply["type"] == "ack", reply
+    owner.click("#start")
+    guest.wait_for_selector(".table-view")
+    guest.close()
+    owner.wait_for_selector("#away .grace")
+    owner.wait_for_function(
+        "window.liveLog.some((e) => e.region === 'announce' && e.text.includes('برنگردد'))"
+    )
+    owner.wait_for_timeout(1500)  # bots play on meanwhile: the page is drawn again and again
+    said = [x for x in announced(owner) if "برنگردد" in x]
+    assert len(said) == 1, announced(owner)
+    assert re.search("تا [۱-۹][۰-۹]* ثانیهٔ دیگر لغو می‌شود", said[0]), said
+    # The banner's line before it («Bita قطع شده است …») is not said again with the new one
+    assert sum("قطع شده" in x for x in announced(owner)) == 1, announced(owner)

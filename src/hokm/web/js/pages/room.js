@@ -55,7 +55,7 @@ export async function render(main, [rawCode]) {
   const store = new RoomStore(code);
   const ui = {
     status: "connecting",
-    saidBanners: {}, // each banner's words when last said (sayBanners)
+    saidBanners: {}, // each banner's lines when last drawn (sayBanners)
     notFound: false,
     plan: loadPlan(code),
     planRunning: false,
@@ -218,20 +218,36 @@ export async function render(main, [rawCode]) {
 
   /** Banners that come into the page with their words in them (the game paused, who is away,
    * why the last game was cancelled, the connection lost): a live region put in the page
-   * already full is not read by every screen reader, so each banner's words are said once in
-   * #announce when they change (the buttons in it left out: they are reached with Tab). */
+   * already full is not read by every screen reader, so each line of a banner is said once in
+   * #announce when it comes (the buttons in it left out: they are reached with Tab). A line
+   * with a countdown («… تا ۲۸ ثانیهٔ دیگر …») is said with its seconds, which the page only
+   * fills after drawing, and is not said again as they run down. */
   function sayBanners() {
     for (const id of BANNERS) {
       const el = document.getElementById(id);
-      let text = "";
-      if (el) {
-        const words = el.cloneNode(true);
-        for (const control of words.querySelectorAll("button, a")) control.remove();
-        text = words.textContent.replace(/\s+/g, " ").trim();
-      }
-      if (text && text !== ui.saidBanners[id]) announce(text);
-      ui.saidBanners[id] = text;
+      const lines = el ? bannerLines(el) : [];
+      const before = ui.saidBanners[id] ?? [];
+      const fresh = lines.filter((line) => !before.includes(line.key));
+      if (fresh.length) announce(fresh.map((line) => line.text).join(" "));
+      ui.saidBanners[id] = lines.map((line) => line.key);
     }
+  }
+
+  /** A banner's lines (its blocks, else itself) as ``{key, text}``: the words, and the words
+   * with the countdowns' seconds in them. */
+  function bannerLines(el) {
+    const blocks = [...el.children].some((c) => c.nodeName === "DIV") ? [...el.children] : [el];
+    const words = (node) => node.textContent.replace(/\s+/g, " ").trim();
+    return blocks
+      .map((block) => {
+        const line = block.cloneNode(true);
+        for (const control of line.querySelectorAll("button, a")) control.remove();
+        for (const clock of line.querySelectorAll("[data-deadline]")) clock.textContent = "";
+        const key = words(line);
+        if (conn) updateCountdowns(line, store, conn.serverNow());
+        return { key, text: words(line) };
+      })
+      .filter((line) => line.key);
   }
 
   /** The tab's title begins with «● نوبت شماست» while a decision of the player's waits (a

@@ -162,24 +162,35 @@ def test_a_latin_name_in_a_persian_sentence_is_set_apart(new_page: Callable[...,
     # A list of names opening with a Latin one keeps the sentence's order on the screen:
     # «neda55849» rightmost, then «و», then «ربات ۳» (the list's one isolate took the first
     # name's direction and printed «و ربات ۳ neda55849»).
-    order = page.evaluate(
-        """import('/js/i18n.js').then((m) => {
-            const p = document.createElement('p');
-            p.dir = 'rtl';
-            p.textContent = m.t('won_game', {team: m.nameList(['neda55849', 'ربات ۳'])});
-            document.body.append(p);
-            const node = p.firstChild;
-            const x = (part) => {
-                const r = document.createRange(), at = node.data.indexOf(part);
-                r.setStart(node, at); r.setEnd(node, at + part.length);
-                return r.getBoundingClientRect().left;
-            };
-            const xs = [x('neda55849'), x(' و '), x('ربات')];
-            p.remove();
-            return xs;
-        })"""
+    won = page.evaluate(
+        """import('/js/i18n.js').then((m) =>
+            m.t('won_game', {team: m.nameList(['neda55849', 'ربات ۳'])}))"""
     )
+    order = lefts_in_an_rtl_line(page, won, ["neda55849", " و ", "ربات"])
     assert order[0] > order[1] > order[2], order
+
+
+_LEFTS = """([text, parts]) => {
+    const p = document.createElement('p');
+    p.dir = 'rtl';
+    p.textContent = text;
+    document.body.append(p);
+    const node = p.firstChild;
+    const xs = parts.map((part) => {
+        const r = document.createRange(), at = node.data.indexOf(part);
+        r.setStart(node, at); r.setEnd(node, at + part.length);
+        return r.getBoundingClientRect().left;
+    });
+    p.remove();
+    return xs;
+}"""
+
+
+def lefts_in_an_rtl_line(page: Page, text: str, parts: list[str]) -> list[float]:
+    """Where each of ``parts`` begins on the screen (its left edge) in ``text`` laid out as a
+    right-to-left paragraph: the order a reader sees them in."""
+    xs: list[float] = page.evaluate(_LEFTS, [text, parts])
+    return xs
 
 
 def test_a_name_at_the_limit_says_so(new_page: Callable[..., Page]) -> None:
@@ -1303,23 +1314,8 @@ def test_a_negative_score_keeps_its_minus_before_its_digits(
     page = new_page(viewport=PHONE)
     page.goto("/")
     page.wait_for_selector('.home[data-ready="1"]')
-    xs = page.evaluate(
-        """import('/js/i18n.js').then((m) => {
-            const p = document.createElement('p');
-            p.dir = 'rtl';
-            p.textContent = `ما ${m.num(-13)} – ${m.num(0)}`;
-            document.body.append(p);
-            const node = p.firstChild;
-            const x = (part) => {
-                const r = document.createRange(), at = node.data.indexOf(part);
-                r.setStart(node, at); r.setEnd(node, at + part.length);
-                return r.getBoundingClientRect().left;
-            };
-            const xs = [x('۰'), x('−'), x('۱۳'), x('ما')];
-            p.remove();
-            return xs;
-        })"""
-    )
+    score = page.evaluate("import('/js/i18n.js').then((m) => `ما ${m.num(-13)} – ${m.num(0)}`)")
+    xs = lefts_in_an_rtl_line(page, score, ["۰", "−", "۱۳", "ما"])
     assert xs[0] < xs[1] < xs[2] < xs[3], xs  # «۰ – −۱۳ ما» from the left
 
 

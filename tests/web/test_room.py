@@ -1040,6 +1040,18 @@ def test_a_card_is_sent_when_the_browser_says_offline_but_the_server_answers(
     assert page.locator("#toasts .toast", has_text="حرکت شما فرستاده نشد").count() == 0
 
 
+def _bita_gone_from_the_game(owner: Page, guest: Page, *, grace_seconds: int) -> None:
+    """Ali's game with Bita and two bots, this grace for an absent player, Bita's page closed
+    once the game is on."""
+    _ali_and_bita_with_two_bots(owner, guest)
+    options = json.dumps({"grace_seconds": grace_seconds})
+    reply = owner.evaluate(f"hokmConn.command('set_rules', {{options: {options}}})")
+    assert reply["type"] == "ack", reply
+    owner.click("#start")
+    guest.wait_for_selector(".table-view")
+    guest.close()
+
+
 def test_a_game_cancelled_for_an_absent_player_says_why_in_the_lobby_and_frees_the_seat(
     new_page: Callable[..., Page],
 ) -> None:
@@ -1047,12 +1059,7 @@ def test_a_game_cancelled_for_an_absent_player_says_why_in_the_lobby_and_frees_t
     the lobby says who and why until the next game (a toast of a few seconds was all), and
     the seat is free for a bot (it kept the absent player until the owner removed them)."""
     owner, guest = new_page(viewport=PHONE), new_page(viewport=PHONE)
-    _ali_and_bita_with_two_bots(owner, guest)
-    reply = owner.evaluate("hokmConn.command('set_rules', {options: {grace_seconds: 1}})")
-    assert reply["type"] == "ack", reply
-    owner.click("#start")
-    guest.wait_for_selector(".table-view")
-    guest.close()
+    _bita_gone_from_the_game(owner, guest, grace_seconds=1)
     owner.wait_for_selector("#game-cancelled", timeout=20000)
     said = owner.inner_text("#game-cancelled")
     assert "Bita" in said and "برنگشت" in said and "ربات" in said, said
@@ -1122,12 +1129,7 @@ def test_the_grace_countdown_is_said_with_its_seconds_once(
     the whole banner again, the line about Bita's leaving before it too."""
     owner, guest = new_page(viewport=PHONE), new_page(viewport=PHONE)
     owner.add_init_script(LIVE_LOG)
-    _ali_and_bita_with_two_bots(owner, guest)
-    reply = owner.evaluate("hokmConn.command('set_rules', {options: {grace_seconds: 4}})")
-    assert reply["type"] == "ack", reply
-    owner.click("#start")
-    guest.wait_for_selector(".table-view")
-    guest.close()
+    _bita_gone_from_the_game(owner, guest, grace_seconds=4)
     owner.wait_for_selector("#away .grace")
     owner.wait_for_function(
         "window.liveLog.some((e) => e.region === 'announce' && e.text.includes('برنگردد'))"

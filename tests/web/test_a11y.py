@@ -77,6 +77,18 @@ def test_each_hands_hakem_is_said_before_its_trump(new_page: Callable[..., Page]
         page.wait_for_selector(DECISION, state="attached")
         take_turn(page)
     assert announced(page).count(f"حاکم: {bot}") == 1, announced(page)
+    # the next hand's hakem (the same bot, or the one on its right) is said once more
+    second_trump = "window.hokmStore.game.hand_number >= 1 && !!window.hokmStore.game.trump"
+    for _ in range(100):
+        page.wait_for_function(f"({second_trump}) || !!document.querySelector({DECISION!r})")
+        if page.evaluate(second_trump):
+            break
+        take_turn(page)
+    else:
+        raise AssertionError("the second hand's trump never came")
+    second = store(page, "s.seatName(s.game.hakem)")
+    hakems = [x for x in announced(page) if x.startswith("حاکم: ") or x == "شما حاکم هستید."]
+    assert hakems == [f"حاکم: {bot}", f"حاکم: {second}"], announced(page)
 
     mine = new_page()
     mine.add_init_script(LIVE_LOG)

@@ -989,6 +989,34 @@ def test_a_seated_player_leaves_the_game_and_a_bot_plays_on_for_the_others(
     assert store(owner, "s.table.seats[2].kind") == "bot"
 
 
+def test_a_player_whose_connection_comes_back_is_said_to_be_back(
+    new_page: Callable[..., Page],
+) -> None:
+    """Bita's page goes (her seat kept, a bot playing for her) and comes back: the others see
+    her in the away banner, then «Bita برگشت.» as the line goes, said once to a screen
+    reader too (the page listened for event kinds the server never sends: nothing said it)."""
+    owner, guest = new_page(viewport=PHONE), new_page(viewport=PHONE)
+    owner.add_init_script(LIVE_LOG)
+    _ali_and_bita_with_two_bots(owner, guest)
+    owner.reload()  # (the live log from here on)
+    owner.wait_for_selector(".lobby")
+    owner.click("#start")
+    guest.wait_for_selector(".table-view")
+    context = guest.context
+    guest.close()  # her page goes
+    owner.wait_for_function("document.querySelector('#away')?.innerText.includes('Bita')")
+    again = context.new_page()  # and comes back (the same browser: the same guest)
+    again.goto(owner.url)
+    again.wait_for_selector(".table-view")
+    owner.locator("#toasts .toast", has_text="برگشت").wait_for()
+    assert (
+        owner.locator("#toasts .toast", has_text="برگشت").inner_text() == "\u2068Bita\u2069 برگشت."
+    )
+    owner.wait_for_selector("#away", state="detached")
+    assert [x for x in announced(owner) if "برگشت" in x] == ["\u2068Bita\u2069 برگشت."]
+    assert again.locator("#toasts .toast", has_text="برگشت").count() == 0  # not to herself
+
+
 def _practice_to_a_card_of_mine(page: Page) -> str:
     """A practice game against naive bots, on to this player's first card to play: one of
     the playable ones."""

@@ -475,14 +475,21 @@ export async function render(main, [rawCode]) {
     toast(t("while_away", { hand: now.hand + 1, us: now.score[us], them: now.score[1 - us] }));
   }
 
+  /** The seat of a human player, if they hold one. */
+  function seatOf(player) {
+    const seat = (store.table?.seats || []).findIndex((s) => s.kind === "human" && s.player_id === player);
+    return seat < 0 ? null : seat;
+  }
+
   function note(ev) {
     const name = typeof ev.seat === "number" ? store.seatName(ev.seat) : ev.name ?? "";
     // The player's own move won the race with the bot: nothing was done for them.
     if (AUTO_MOVES.has(ev.kind) && ev.seat === store.mySeat && !ev.auto) ui.timedOut = false;
-    // (who is away, and the pause, a screen reader hears from their banners: sayBanners)
-    if (ev.kind === "disconnected" || ev.kind === "away") toast(t("player_away", { name }), "info", { say: false });
-    else if (ev.kind === "reconnected" || ev.kind === "back") toast(t("player_back", { name }));
-    else if (ev.kind === "paused") toast(t("game_paused"), "info", { say: false });
+    // Who went away is in the away banner (said by sayBanners); who came back, to the table
+    // during a game (a connection back, or an idle player's «برگشتم»), leaves it: said here.
+    const back = ev.kind === "player_back" ? ev.seat : ev.kind === "presence" && ev.connected ? seatOf(ev.player) : null;
+    if (Number.isInteger(back) && back !== store.mySeat && store.table?.status === "playing") toast(t("player_back", { name: store.seatName(back) }));
+    else if (ev.kind === "paused") toast(t("game_paused"), "info", { say: false }); // (and its banner)
     else if (ev.kind === "member_joined" && ev.player !== store.you?.player_id) {
       if (store.table?.status !== "playing") toast(t("member_joined", { name: ev.name }));
     }

@@ -12,6 +12,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from hokm.storage import SqlStorage
 
@@ -31,3 +33,17 @@ async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         if request.param == "postgresql":
             await store.drop_all()
         await store.close()
+
+
+async def end_the_session_holding_the_lock(store: SqlStorage) -> None:
+    """What a restart of PostgreSQL does to the connection holding a server's lock."""
+    held = store._serving
+    assert held is not None and not isinstance(held, int)
+    pid = (await held.execute(sa.text("SELECT pg_backend_pid()"))).scalar()
+    await held.rollback()
+    engine = create_async_engine(PG_URL)
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    finally:
+        await engine.dispose()

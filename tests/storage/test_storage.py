@@ -19,7 +19,7 @@ from hokm.storage import (
     VersionConflictError,
     database_url,
 )
-from tests.storage.conftest import PG_URL
+from tests.storage.conftest import PG_URL, end_the_session_holding_the_lock
 
 
 async def test_settings_keep_the_first_value(storage: SqlStorage) -> None:
@@ -278,6 +278,83 @@ async def test_a_database_is_served_by_one_server_or_by_one_clusters_processes(
             await stores[3].drop_all()
         for store in stores:
             await store.close()
+
+
+async def test_a_lock_lost_with_its_postgresql_session_is_taken_again() -> None:
+    """A PostgreSQL restart ends the session holding the server's advisory lock: nothing
+    said the database was served, and a second server could start beside the first. The
+    first takes it again at its next check; if another server took it meanwhile, it is told
+    (False)."""
+    prefix = f"t{secrets.token_hex(4)}_"
+    first, second = SqlStorage(PG_URL, prefix=prefix), SqlStorage(PG_URL, prefix=prefix)
+    try:
+        await first.start()
+        await second.start()
+        await first.hold_serving(shared=False)
+        assert await first.keep_serving() is True  # held: nothing to do
+        await end_the_session_holding_the_lock(first)
+        assert await first.keep_serving() is True  # taken again
+        with pytest.raises(StorageError, match="another hokm serve uses this database"):
+            await second.hold_serving(shared=False)
+        await end_the_session_holding_the_lock(first)
+        await second.hold_serving(shared=False)  # another server, while it was not held
+        assert await first.keep_serving() is False
+    finally:
+        with contextlib.suppress(Exception):
+            await second.drop_all()
+        await first.close()
+        await second.close()
+
+
+async def test_a_server_whose_database_another_server_took_stops_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server's watch (hokm.server.app.watch_serving) keeps its hold on the database; when
+    another server took the database meanwhile, it stops at once, as a crash would (its rooms
+    stored over the other's by a clean stop, or two servers writing one log, would lose
+    games)."""
+    from hokm.server import app as server_app
+
+    stopped = asyncio.Event()
+    monkeypatch.setattr(server_app, "lost_serving", stopped.set)
+    prefix = f"t{secrets.token_hex(4)}_"
+    first, second = SqlStorage(PG_URL, prefix=prefix), SqlStorage(PG_URL, prefix=prefix)
+    watch: asyncio.Task[None] | None = None
+    try:
+        await first.start()
+        await second.start()
+        await first.hold_serving(shared=False)
+        watch = asyncio.create_task(server_app.watch_serving(first, 0.05))
+        await end_the_session_holding_the_lock(first)  # a database restart: taken again
+        await asyncio.sleep(0.5)
+        assert not stopped.is_set()
+        with pytest.raises(StorageError, match="another hokm serve"):
+            await second.hold_serving(shared=False)
+        watch.cancel()
+        await end_the_session_holding_the_lock(first)
+        await second.hold_serving(shared=False)  # another server, meanwhile
+        watch = asyncio.create_task(server_app.watch_serving(first, 0.05))
+        await asyncio.wait_for(stopped.wait(), 5)
+    finally:
+        if watch is not None:
+            watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch
+        with contextlib.suppress(Exception):
+            await second.drop_all()
+        await first.close()
+        await second.close()
+
+
+async def test_a_sqlite_servers_hold_needs_no_check(tmp_path: Path) -> None:
+    """SQLite's flock lives with its file descriptor: a check always finds it held."""
+    store = SqlStorage(str(tmp_path / "hokm.db"))
+    try:
+        await store.start()
+        await store.hold_serving(shared=False)
+        assert await store.keep_serving() is True
+    finally:
+        await store.close()
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

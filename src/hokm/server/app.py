@@ -7,11 +7,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import importlib
 import logging
 import mimetypes
+import os
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -104,6 +106,30 @@ async def openapi(request: Request) -> Response:
     return JSONResponse(document)
 
 
+async def watch_serving(storage: SqlStorage, every: float) -> None:
+    """Keep this server's hold on its database (:meth:`SqlStorage.keep_serving`: taken again
+    after a PostgreSQL restart). If another server took the database meanwhile, this one stops
+    at once, as a crash would (:func:`lost_serving`): every input it took is stored, while two
+    servers on one database write over each other's logs, and a clean stop would store this
+    one's rooms over the other's."""
+    while True:
+        await asyncio.sleep(every)
+        if await storage.keep_serving() is False:
+            log.critical(
+                "another hokm serve took this database (%s) while this one's hold on it was "
+                "lost: this server stops now, as a crash would; restart it once only one "
+                "server is meant to serve the database",
+                storage.describe(),
+            )
+            lost_serving()
+
+
+def lost_serving() -> None:
+    """Stop the process at once, without a clean stop (:func:`watch_serving`)."""
+    logging.shutdown()
+    os._exit(3)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     """The server app; storage opens and rooms start in the lifespan."""
     settings = settings or Settings()
@@ -148,9 +174,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if setup is not None:
                 await setup(state)
         await rooms.recover()  # after the plugins: their listeners hear of recovered games
+        watch = asyncio.get_running_loop().create_task(
+            watch_serving(storage, settings.serving_check_seconds)
+        )
         try:
             yield
         finally:
+            watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch
             await rooms.shutdown()
             await storage.close()
 

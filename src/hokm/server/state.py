@@ -96,6 +96,9 @@ class Settings:
     # long): logged out or ended by a password change it is closed (4003); a guest who
     # registered is sent to connect again as the account (1012). In this process: at once.
     session_check_seconds: float = 30.0
+    # How often the hold on the database is checked (PostgreSQL: taken again after a restart
+    # of the database, which ends the session that held it; SqlStorage.keep_serving)
+    serving_check_seconds: float = 10.0
     bot_workers: int = 1  # processes computing bot moves; 0: a thread in this process
     # Levels whose decision costs less than handing it to a worker (tens of microseconds
     # against ≈ 0.3 ms of pickling and inter-process traffic on the event loop): they are

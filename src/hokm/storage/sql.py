@@ -200,6 +200,7 @@ class SqlStorage:
         # What says this process serves the database (:meth:`hold_serving`): a SQLite file's
         # descriptor under flock, or the PostgreSQL connection holding an advisory lock.
         self._serving: int | AsyncConnection | None = None
+        self._serving_shared: bool | None = None  # as hold_serving was asked (None: never)
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None
         self.engine: AsyncEngine = self._make_engine()
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
@@ -319,9 +320,48 @@ class SqlStorage:
             await conn.close()
             raise StorageError((clustered if shared else alone).format(where=self.describe()))
         self._serving = conn
+        self._serving_shared = shared
+
+    async def keep_serving(self, timeout: float = 5.0) -> bool | None:
+        """Whether this process still holds what says it serves the database
+        (:meth:`hold_serving`): True, taking it again if it was lost (a PostgreSQL restart
+        ends the session that held the advisory lock, and a second server could then start);
+        False when another server took it meanwhile; None when the database does not answer
+        (asked again later). SQLite's ``flock`` lives with its descriptor: always True."""
+        serving = self._serving
+        if self._serving_shared is None:  # (never held: a memory database, or not a server)
+            return True
+        if isinstance(serving, int):
+            return True
+        if serving is not None:
+            try:
+                await asyncio.wait_for(serving.execute(sa.text("SELECT 1")), timeout)
+                await serving.rollback()
+                return True
+            except Exception as exc:
+                log.warning(
+                    "the connection holding this server's lock on %s dropped (%s): taking it again",
+                    self._safe_url(),
+                    f"{type(exc).__name__}: {exc}"[:200],
+                )
+                self._serving = None
+                with contextlib.suppress(Exception):
+                    await serving.invalidate()
+                with contextlib.suppress(Exception):
+                    await serving.close()
+        try:
+            await asyncio.wait_for(self.hold_serving(shared=self._serving_shared), timeout)
+        except StorageError as exc:
+            log.error("%s", exc)
+            return False
+        except Exception:
+            return None
+        log.info("this server's lock on %s is held again", self._safe_url())
+        return True
 
     async def _release_serving(self) -> None:
         serving, self._serving = self._serving, None
+        self._serving_shared = None
         if isinstance(serving, int):
             os.close(serving)  # (the lock goes with the descriptor)
         elif serving is not None:

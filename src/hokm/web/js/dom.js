@@ -223,8 +223,8 @@ export function labelled(tag, label, ...children) {
 /** A short, non-blocking status message at the top of the page; one ``about`` a thing (a
  * key) takes the place of the last one about it still up. An error is an alert (read at
  * once); other words are said politely in #announce, unless ``say`` is false (a banner says
- * them). (#toasts is no live region itself: a
- * toast's own role inside it had two regions nested, read twice by some screen readers.) */
+ * them). #toasts is no live region itself: a toast's own role inside it nested two regions,
+ * read twice by some screen readers. */
 export function toast(text, kind = "info", { lobby = false, about = "", say = true } = {}) {
   const box = document.getElementById("toasts");
   if (!box) return;

@@ -183,8 +183,9 @@ export async function render(main, [rawCode]) {
   }
 
   /** Said once to a screen reader (the hidden #announce region), on what changed: a hand's
-   * result, each hand's hakem, the trump named (by anyone: a bot hakem's choice was never said), the player's own
-   * turn (not every bot's: that was a line per card), and who won the game. */
+   * result, each hand's hakem, the trump named (by anyone: a bot hakem's choice was never
+   * said), the player's own turn (not every bot's: that was a line per card), and who won the
+   * game. */
   function tell(myTurn) {
     const game = store.game;
     const table = store.table;

@@ -648,16 +648,16 @@ function lastTrickPanel(ctx, bottom) {
   );
 }
 
-/** The score sheet: this game's finished hands, one row each, told from the viewer's side
- * (a spectator's: team 1 first, as the score bar): the hakem, trump, tricks, who won it (with
- * the result when it is more than a plain win), its points and the score after it. Folded
- * during the game; open in the game-over panel (a new `data-stage`, so `patch()` opens it). */
 /** A failed bam that cost the bammers points (``failed_bam`` at minus 3): the hand is the
  * others', for nothing. */
 function bamLoss(res) {
   return res.result === "failed_bam" && (res.points || [0, 0])[1 - res.winner_team] < 0;
 }
 
+/** The score sheet: this game's finished hands, one row each, told from the viewer's side
+ * (a spectator's: team 1 first, as the score bar): the hakem, trump, tricks, who won it (with
+ * the result when it is more than a plain win), its points and the score after it. Folded
+ * during the game; open in the game-over panel (a new `data-stage`, so `patch()` opens it). */
 export function handsSheet(ctx) {
   const { store } = ctx;
   const hands = store.table.hands || [];

@@ -60,11 +60,27 @@ def test_a_bot_hakems_trump_is_said_once_politely(new_page: Callable[..., Page])
     assert announced(page).count(said) == 1, announced(page)
 
 
+# The game's phase each time a hakem is said in #announce, in window.hakemSaidAt.
+_HAKEM_SAID_AT = """
+window.hakemSaidAt = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) {
+    if (r.target.id === 'announce' && n.textContent.startsWith('حاکم: ')) {
+      window.hakemSaidAt.push(window.hokmStore?.game?.phase ?? null);
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
 def test_each_hands_hakem_is_said_before_its_trump(new_page: Callable[..., Page]) -> None:
     """A hand's hakem is said once in #announce, before the trump it names: a bot's name, or
-    «شما حاکم هستید.» to the hakem themselves (only the seat's badge showed it)."""
+    «شما حاکم هستید.» to the hakem themselves (only the seat's badge showed it). Said once
+    the hand is dealt, when the crown moves to them (between hands the next hakem was said
+    while the crown was still on the last one)."""
     page = new_page()
     page.add_init_script(LIVE_LOG)
+    page.add_init_script(_HAKEM_SAID_AT)
     practice_with_rules(page, "Tara", {"first_hakem": "manual"})
     page.click('#choose-hakem .hakem-btn[data-seat="1"]')
     page.wait_for_function("window.hokmStore.game && window.hokmStore.game.trump")
@@ -89,6 +105,8 @@ def test_each_hands_hakem_is_said_before_its_trump(new_page: Callable[..., Page]
     second = store(page, "s.seatName(s.game.hakem)")
     hakems = [x for x in announced(page) if x.startswith("حاکم: ") or x == "شما حاکم هستید."]
     assert hakems == [f"حاکم: {bot}", f"حاکم: {second}"], announced(page)
+    phases = page.evaluate("window.hakemSaidAt")
+    assert len(phases) == 2 and "deal" not in phases, phases
 
     mine = new_page()
     mine.add_init_script(LIVE_LOG)

@@ -197,8 +197,11 @@ export async function render(main, [rawCode]) {
     if (handKey && handKey !== ui.saidHand && !over) announce(handSaid(store, res));
     if (handKey) ui.saidHand = handKey;
     // Each hand's hakem (who names trump and leads), before the trump: the seat's badge alone
-    // is not said when a hand begins.
-    const hakemKey = Number.isInteger(game.hakem) ? `${table.game_number}|${game.hand_number}|${game.hakem}` : null;
+    // is not said when a hand begins. Said once the hand is dealt, as the crown moves then
+    // (between hands the engine already holds the next hakem, while the crown stays on the
+    // last hand's).
+    const dealt = Number.isInteger(game.hakem) && game.phase !== "deal";
+    const hakemKey = dealt ? `${table.game_number}|${game.hand_number}|${game.hakem}` : null;
     if (hakemKey && hakemKey !== ui.saidHakem && !over) {
       announce(game.hakem === store.mySeat ? t("you_are_hakem") : t("hakem_is", { name: store.seatName(game.hakem) }));
     }

@@ -64,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         for i, name in enumerate(args.files):
             again = name == "-" and "-" in args.files[:i]  # (it was read to its end)
-            source = UnreadableError("standard input ('-') is read once") if again else None
-            report, text, code = judge_text(source or read_text(name), name=name)
+            source = (
+                UnreadableError("standard input ('-') is read once") if again else read_text(name)
+            )
+            report, text, code = judge_text(source, name=name)
             status = max(status, code)
             say_outcome(
                 "referee", name, report, text, json_lines=args.json, failed=code == EXIT_MALFORMED

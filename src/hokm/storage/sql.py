@@ -329,9 +329,8 @@ class SqlStorage:
         False when another server took it meanwhile; None when the database does not answer
         (asked again later). SQLite's ``flock`` lives with its descriptor: always True."""
         serving = self._serving
-        if self._serving_shared is None:  # (never held: a memory database, or not a server)
-            return True
-        if isinstance(serving, int):
+        # (set by PostgreSQL's hold alone: SQLite's, a memory database's, or none at all)
+        if self._serving_shared is None or isinstance(serving, int):
             return True
         if serving is not None:
             try:

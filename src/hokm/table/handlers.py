@@ -60,9 +60,7 @@ Handler = Callable[["Table", str, Command, float], None]
 
 def require_owner(table: Table, player: str, what: str) -> None:
     if player != table.owner:
-        raise TableError(
-            "not_owner", f"only the owner can {what}", "فقط صاحب اتاق می‌تواند این کار را بکند"
-        )
+        raise TableError("not_owner", f"only the owner can {what}")  # (its Persian: the code's)
 
 
 def require_not_playing(table: Table, what: str) -> None:
@@ -118,11 +116,7 @@ def cmd_join(table: Table, player: str, cmd: Command, now: float) -> None:
             table._emit("member_renamed", {"player": player, "name": name})
         return
     if player in table.banned:
-        raise TableError(
-            "not_allowed",
-            "the owner removed you from this room",
-            "صاحب اتاق شما را از این اتاق بیرون کرده است",
-        )
+        raise TableError("not_allowed", "the owner removed you from this room")
     if len(table.members) >= table.config.max_members:
         # Make room by dropping the longest-standing spectator who has gone away (a member
         # leaves only by ``leave``, so closed tabs would otherwise fill the room for good);

@@ -43,6 +43,12 @@ export async function rulesMeta() {
   return rulesInfo;
 }
 
+/** The values an option of choices takes, as /api/rules gives them (the engine's list; null
+ * until that answer has come, see rulesMeta). */
+export function optionChoices(name) {
+  return (rulesInfo?.options || []).find((o) => o.name === name)?.choices ?? null;
+}
+
 export async function botLevels() {
   const meta = await rulesMeta();
   const levels = meta.bot_levels ?? [];

@@ -5,7 +5,7 @@ import { arrowFocus, h, labelled, toast } from "./dom.js";
 import { capitalized, cardsText, nameList, num, pointsText, t } from "./i18n.js";
 import { SYMBOL, cardEl, cardName, sortHand, suitName } from "./cards.js";
 import { crown, robot } from "./icons.js";
-import { optionLabel, optionValue, ratingDelta, rulesList } from "./common.js";
+import { optionChoices, optionLabel, optionValue, ratingDelta, rulesList } from "./common.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise play: next is on the right
 
@@ -976,12 +976,10 @@ function nextHakemChoice(ctx) {
     h(
       "select#next-game-hakem",
       { onchange: (e) => ctx.command("set_rules", { options: { next_game_hakem: e.target.value } }) },
-      NEXT_GAME_HAKEM.map((c) => h("option", { value: c, selected: c === current }, optionValue(c))),
+      (optionChoices("next_game_hakem") ?? [current]).map((c) => h("option", { value: c, selected: c === current }, optionValue(c))),
     ),
   );
 }
-
-const NEXT_GAME_HAKEM = ["keep", "ace_draw", "random", "manual"];
 
 function ownerName(store) {
   const owner = (store.table.members || []).find((m) => m.player === store.table.owner);

@@ -429,6 +429,12 @@ def test_skip_link_and_what_a_screen_reader_hears_at_the_table(
     assert counts and all(re.fullmatch(r"\d+ cards", c) for c in counts), counts
 
 
+def in_persian_line(name: str) -> str:
+    """A name as a Persian line of the page writes it: a Latin one (the player's own «Kbd»)
+    set apart in a first-strong isolate, a Persian one («ربات ۲») as it is."""
+    return f"\u2068{name}\u2069" if re.search("[A-Za-z]", name) else name
+
+
 def test_the_last_trick_opens_with_enter_and_closes_with_escape(
     new_page: Callable[..., Page],
 ) -> None:
@@ -452,15 +458,13 @@ def test_the_last_trick_opens_with_enter_and_closes_with_escape(
     # In words a player would say: «دست قبل را ربات ۲ برد» (it read «دست قبل، ربات ۲ این دست
     # را برد», the trick named twice), each card «آس دل را نگار بازی کرد» (not the calque
     # «بازی‌شده توسط»), the ace draw «آس‌کشی: ربات ۲ حاکم شد» (it read «آس‌کشی: حاکم: …»).
-    winner = store(page, "s.seatName(s.game.tricks[0].winner)")
-    if re.search("[A-Za-z]", winner):  # a Latin name in a Persian line: isolated
-        winner = f"\u2068{winner}\u2069"
+    winner = in_persian_line(store(page, "s.seatName(s.game.tricks[0].winner)"))
     assert page.inner_text("#last-trick h3") == f"دست قبل را {winner} برد"
     labels = page.eval_on_selector_all(
         "#last-trick .card", "els => els.map(e => e.getAttribute('aria-label'))"
     )
     assert len(labels) == 4 and all(re.fullmatch(r".+ را .+ بازی کرد", x) for x in labels), labels
-    hakem = store(page, "s.seatName(s.game.hakem)")
+    hakem = in_persian_line(store(page, "s.seatName(s.game.hakem)"))
     assert page.inner_text("#ace-draw summary") == f"آس‌کشی: {hakem} حاکم شد"
     page.keyboard.press("Escape")
     page.wait_for_selector("#last-trick", state="detached")
